@@ -1,0 +1,108 @@
+// buildApp({ config, db }) → a Fastify instance with every route. main.ts and the tests both build it.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifySession from '@fastify/session';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config';
+import type { Db } from './db/open';
+import { SESSION_COOKIE, authRoutes } from './features/auth/routes';
+import { templateRoutes } from './features/templates/routes';
+import { userRoutes } from './features/users/routes';
+import { registerErrorHandler } from './http/errors';
+import { createSessionStore } from './http/session-store';
+
+export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+export interface AppDeps {
+  config: Pick<Config, 'sessionSecret' | 'cookieSecure' | 'trustProxy' | 'logLevel' | 'clientDir'>;
+  db: Db;
+  /** Pass false in tests that do not want request logs. */
+  logger?: boolean;
+}
+
+export async function buildApp({ config, db, logger = true }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ? { level: config.logLevel } : false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  registerErrorHandler(app);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"],
+        // Radix positions popovers with style attributes.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'media-src': ["'self'", 'blob:'],
+        'connect-src': ["'self'"],
+        'upgrade-insecure-requests': null,
+      },
+    },
+    // Media is embedded from our own origin only; COEP would get in the way of blob: players.
+    crossOriginEmbedderPolicy: false,
+  });
+
+  const sessionStore = createSessionStore(db);
+  await app.register(
+    async (api) => {
+      // Sessions only for /api: static files never touch the session table.
+      await api.register(fastifyCookie);
+      await api.register(fastifySession, {
+        secret: config.sessionSecret,
+        cookieName: SESSION_COOKIE,
+        store: sessionStore,
+        saveUninitialized: false,
+        rolling: false,
+        cookie: { httpOnly: true, sameSite: 'lax', secure: config.cookieSecure, path: '/', maxAge: SESSION_MAX_AGE_MS },
+      });
+      api.get('/health', async () => ({ ok: true }));
+      await api.register(authRoutes, { db });
+      await api.register(userRoutes, { db });
+      await api.register(templateRoutes, { db });
+    },
+    { prefix: '/api' },
+  );
+
+  registerClient(app, config.clientDir);
+  app.decorate('pruneSessions', () => sessionStore.prune());
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    pruneSessions(): Promise<void>;
+  }
+}
+
+/**
+ * Serves the built client: hashed assets cached for a year; every other page path gets index.html so
+ * the client's router decides. Unknown API paths and missing files are JSON 404s.
+ */
+function registerClient(app: FastifyInstance, clientDir: string) {
+  const hasClient = existsSync(path.join(clientDir, 'index.html'));
+  if (hasClient) {
+    app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      preCompressed: true,
+      index: false,
+      setHeaders(reply, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else {
+    app.log.warn(`No built client in ${clientDir}; run "npm run build:client". Serving the API only.`);
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isPage = request.method === 'GET' && !pathname.startsWith('/api/') && !path.extname(pathname);
+    if (hasClient && isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.status(404).send({ message: `No route for ${request.method} ${pathname}` });
+  });
+}

@@ -1,0 +1,61 @@
+// Environment → typed configuration, with the embedded defaults that make `npm start` work on a fresh machine.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Root of everything the app writes: the embedded database, media, the session secret. */
+  dataDir: string;
+  /** PostgreSQL server; unset means the embedded PGlite database under dataDir/db. */
+  databaseUrl: string | undefined;
+  sessionSecret: string;
+  /** Mark the session cookie Secure. 'auto' does so when the request arrived over HTTPS. */
+  cookieSecure: boolean | 'auto';
+  /** Trust X-Forwarded-* from a reverse proxy (needed for Secure cookies and client addresses behind one). */
+  trustProxy: boolean;
+  logLevel: string;
+  /** Where the built client lives; served when present. */
+  clientDir: string;
+}
+
+function readSessionSecret(dataDir: string, fromEnv: string | undefined): string {
+  if (fromEnv) {
+    if (fromEnv.length < 32) throw new Error('SESSION_SECRET must be at least 32 characters');
+    return fromEnv;
+  }
+  // Persist a generated secret so sessions survive restarts without any setup.
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = randomBytes(48).toString('base64url');
+    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+    return secret;
+  }
+}
+
+function parseBoolean(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  return ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, appRoot = process.cwd()): Config {
+  const dataDir = path.resolve(appRoot, env.DATA_DIR ?? 'data');
+  mkdirSync(dataDir, { recursive: true });
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const secure = env.COOKIE_SECURE;
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    sessionSecret: readSessionSecret(dataDir, env.SESSION_SECRET),
+    cookieSecure: secure === undefined || secure === '' || secure === 'auto' ? 'auto' : parseBoolean(secure, false),
+    trustProxy: parseBoolean(env.TRUST_PROXY, false),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    clientDir: path.resolve(appRoot, env.CLIENT_DIR ?? 'dist/client'),
+  };
+}

@@ -1,0 +1,283 @@
+// The whole product's schema (spec 01 §3, spec 02 §3, decisions page). drizzle-kit generates migrations from it.
+//
+// Decisions written here because a reader will wonder:
+// - `imageData` / `audioData` / `videoData` are transport fields of the create calls; the decoded file
+//   goes to storage and the row keeps only its URL, so they are not columns.
+// - Prices are integer cents (`priceCents`); every API speaks dollars.
+// - `subscriptionStatus` uses one set of values (none, trial, active, expired); `plan` is free, premium or family.
+// - Usernames and e-mails are unique without regard to case (indexes on lower()).
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull(),
+    password: text('password').notNull(),
+    email: text('email').notNull(),
+    displayName: text('display_name').notNull(),
+    role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+    subscriptionStatus: text('subscription_status', { enum: ['none', 'trial', 'active', 'expired'] })
+      .notNull()
+      .default('none'),
+    plan: text('plan', { enum: ['free', 'premium', 'family'] }).notNull().default('free'),
+    stripeCustomerId: text('stripe_customer_id'),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${table.username})`),
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${table.email})`),
+    index('users_created_at_idx').on(table.createdAt),
+    check('users_role_check', sql`${table.role} in ('user', 'admin')`),
+    check('users_subscription_status_check', sql`${table.subscriptionStatus} in ('none', 'trial', 'active', 'expired')`),
+    check('users_plan_check', sql`${table.plan} in ('free', 'premium', 'family')`),
+  ],
+);
+
+/** Server-side sessions (@fastify/session store). */
+export const sessions = pgTable(
+  'sessions',
+  {
+    sid: text('sid').primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    data: jsonb('data').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (table) => [index('sessions_expires_at_idx').on(table.expiresAt), index('sessions_user_id_idx').on(table.userId)],
+);
+
+/** Failed sign-in counters, per account and per address, shared by every web process. */
+export const loginThrottle = pgTable('login_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+export const people = pgTable(
+  'people',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    relationship: text('relationship').notNull(),
+    avatarUrl: text('avatar_url'),
+    createdAt: createdAt(),
+  },
+  (table) => [index('people_user_id_idx').on(table.userId, table.createdAt)],
+);
+
+export const faceVideos = pgTable(
+  'face_videos',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    videoUrl: text('video_url'),
+    name: text('name').notNull(),
+    duration: real('duration'),
+    expressionType: text('expression_type').notNull().default('neutral'),
+    extractedFacesCount: integer('extracted_faces_count').notNull().default(0),
+    isProcessed: boolean('is_processed').notNull().default(false),
+    processingStatus: text('processing_status', { enum: ['pending', 'processing', 'completed', 'failed'] })
+      .notNull()
+      .default('pending'),
+    errorMessage: text('error_message'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('face_videos_person_id_idx').on(table.personId, table.createdAt),
+    index('face_videos_user_id_idx').on(table.userId, table.createdAt),
+    index('face_videos_pending_idx').on(table.processingStatus),
+  ],
+);
+
+export const faceImages = pgTable(
+  'face_images',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    imageUrl: text('image_url'),
+    name: text('name').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    mlProcessed: boolean('ml_processed').notNull().default(false),
+    faceEmbedding: jsonb('face_embedding').$type<number[]>(),
+    sourceVideoId: integer('source_video_id').references((): AnyPgColumn => faceVideos.id, { onDelete: 'set null' }),
+    expressionType: text('expression_type').notNull().default('neutral'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('face_images_person_id_idx').on(table.personId, table.createdAt),
+    index('face_images_user_id_idx').on(table.userId, table.createdAt),
+    index('face_images_source_video_id_idx').on(table.sourceVideoId),
+    // At most one default face per person.
+    uniqueIndex('face_images_one_default_idx').on(table.personId).where(sql`${table.isDefault}`),
+  ],
+);
+
+export const voiceRecordings = pgTable(
+  'voice_recordings',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    audioUrl: text('audio_url'),
+    name: text('name').notNull(),
+    /** Seconds, measured on the server. */
+    duration: real('duration'),
+    isDefault: boolean('is_default').notNull().default(false),
+    mlProcessed: boolean('ml_processed').notNull().default(false),
+    voiceEmbedding: jsonb('voice_embedding'),
+    type: text('type'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('voice_recordings_person_id_idx').on(table.personId, table.createdAt),
+    index('voice_recordings_user_id_idx').on(table.userId, table.createdAt),
+    uniqueIndex('voice_recordings_one_default_idx').on(table.personId).where(sql`${table.isDefault}`),
+  ],
+);
+
+export const videoTemplates = pgTable(
+  'video_templates',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    thumbnailUrl: text('thumbnail_url'),
+    videoUrl: text('video_url'),
+    /** Seconds, measured with ffprobe when uploaded. */
+    duration: integer('duration').notNull(),
+    category: text('category').notNull().default('education'),
+    ageRange: text('age_range').notNull().default('3-5'),
+    featured: boolean('featured').notNull().default(false),
+    isPremium: boolean('is_premium').notNull().default(false),
+    /** Integer cents; null when the template has no price. */
+    priceCents: integer('price_cents'),
+    voiceOnly: boolean('voice_only').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('video_templates_created_at_idx').on(table.createdAt),
+    index('video_templates_featured_idx').on(table.featured, table.createdAt),
+    check('video_templates_price_check', sql`${table.priceCents} is null or ${table.priceCents} >= 0`),
+  ],
+);
+
+export const processedVideos = pgTable(
+  'processed_videos',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // A template in use cannot be deleted: the videos made from it would break.
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => videoTemplates.id, { onDelete: 'restrict' }),
+    personId: integer('person_id').references(() => people.id, { onDelete: 'set null' }),
+    title: text('title').notNull(),
+    description: text('description'),
+    thumbnailUrl: text('thumbnail_url'),
+    videoUrl: text('video_url'),
+    faceImageId: integer('face_image_id').references(() => faceImages.id, { onDelete: 'set null' }),
+    voiceRecordingId: integer('voice_recording_id').references(() => voiceRecordings.id, { onDelete: 'set null' }),
+    voiceOnly: boolean('voice_only').notNull().default(false),
+    status: text('status', { enum: ['pending', 'processing', 'completed', 'failed'] })
+      .notNull()
+      .default('pending'),
+    error: text('error'),
+    outputUrl: text('output_url'),
+    /** Real progress reported by the render worker, 0–100 per stage. */
+    faceProgress: integer('face_progress').notNull().default(0),
+    voiceProgress: integer('voice_progress').notNull().default(0),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('processed_videos_user_id_idx').on(table.userId, table.createdAt),
+    index('processed_videos_template_id_idx').on(table.templateId),
+    index('processed_videos_status_idx').on(table.status, table.createdAt),
+  ],
+);
+
+export const processedVideoPeople = pgTable(
+  'processed_video_people',
+  {
+    id: serial('id').primaryKey(),
+    processedVideoId: integer('processed_video_id')
+      .notNull()
+      .references(() => processedVideos.id, { onDelete: 'cascade' }),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    faceImageId: integer('face_image_id').references(() => faceImages.id, { onDelete: 'set null' }),
+    voiceRecordingId: integer('voice_recording_id').references(() => voiceRecordings.id, { onDelete: 'set null' }),
+    role: text('role'),
+    screenTime: real('screen_time'),
+  },
+  (table) => [
+    index('processed_video_people_video_idx').on(table.processedVideoId),
+    index('processed_video_people_person_idx').on(table.personId),
+  ],
+);
+
+/** Template purchases, recorded from the payment provider's confirmation. */
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => videoTemplates.id, { onDelete: 'restrict' }),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    status: text('status', { enum: ['pending', 'completed', 'failed'] }).notNull().default('pending'),
+    stripePaymentIntentId: text('stripe_payment_intent_id').unique(),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (table) => [
+    index('purchases_user_template_idx').on(table.userId, table.templateId),
+    index('purchases_template_id_idx').on(table.templateId),
+    index('purchases_created_at_idx').on(table.createdAt),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type VideoTemplateRow = typeof videoTemplates.$inferSelect;

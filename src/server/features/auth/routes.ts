@@ -1,0 +1,71 @@
+// POST /api/register, /api/login, /api/logout; GET /api/me (spec 01 §7).
+import type { FastifyInstance } from 'fastify';
+import { count, eq, sql } from 'drizzle-orm';
+import { MESSAGES, loginRequestSchema, registerRequestSchema } from '../../../shared/validation';
+import type { Db } from '../../db/open';
+import { users } from '../../db/schema';
+import { parseInput, unauthorized } from '../../http/errors';
+import { requireUser } from '../../http/guards';
+import { toCurrentUser } from '../users/serialize';
+import { rethrowUserConflict } from '../users/unique';
+import { assertNotThrottled, clearAccountFailures, recordFailure, throttleKeys } from './login-throttle';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
+
+export async function authRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  app.post('/register', async (request, reply) => {
+    const input = parseInput(registerRequestSchema, request.body);
+    const passwordHash = await hashPassword(input.password);
+    const user = await db
+      .transaction(async (tx) => {
+        // Serialise registrations so exactly one first account becomes admin.
+        await tx.execute(sql`select pg_advisory_xact_lock(7243001)`);
+        const [{ total } = { total: 0 }] = await tx.select({ total: count() }).from(users);
+        const [created] = await tx
+          .insert(users)
+          .values({
+            username: input.username,
+            email: input.email,
+            displayName: input.displayName,
+            password: passwordHash,
+            role: total === 0 ? 'admin' : 'user',
+          })
+          .returning();
+        return created!;
+      })
+      .catch(rethrowUserConflict);
+    await request.session.regenerate();
+    request.session.userId = user.id;
+    return reply.status(201).send(toCurrentUser(user));
+  });
+
+  app.post('/login', async (request) => {
+    const input = parseInput(loginRequestSchema, request.body);
+    const keys = throttleKeys(input.username, request.ip);
+    await assertNotThrottled(db, keys);
+    const [user] = await db
+      .select()
+      .from(users)
+      .where(eq(sql`lower(${users.username})`, input.username.toLowerCase()))
+      .limit(1);
+    const valid = await verifyPassword(input.password, user?.password ?? (await dummyPasswordHash()));
+    if (!user || !valid) {
+      await recordFailure(db, keys);
+      throw unauthorized(MESSAGES.invalidCredentials);
+    }
+    await clearAccountFailures(db, keys);
+    // A new session id at sign-in: a session id planted before sign-in is worth nothing after it.
+    await request.session.regenerate();
+    request.session.userId = user.id;
+    return toCurrentUser(user);
+  });
+
+  app.post('/logout', async (request, reply) => {
+    if (request.session.userId !== undefined) await request.session.destroy();
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.status(204).send();
+  });
+
+  app.get('/me', async (request) => toCurrentUser(await requireUser(db, request)));
+}
+
+export const SESSION_COOKIE = 'familystar.sid';

@@ -1,0 +1,44 @@
+// GET and PATCH /api/users/:id: the user themself or an admin (spec 01 §7).
+import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { profileUpdateSchema } from '../../../shared/validation';
+import type { Db } from '../../db/open';
+import { users } from '../../db/schema';
+import { badRequest, forbidden, notFound, parseId, parseInput } from '../../http/errors';
+import { requireUser } from '../../http/guards';
+import { toCurrentUser } from './serialize';
+import { rethrowUserConflict } from './unique';
+
+const partialProfileSchema = profileUpdateSchema.partial();
+
+export async function userRoutes(app: FastifyInstance, { db }: { db: Db }) {
+  /** The target user id, once the caller is known to be allowed to see it. */
+  async function allowedUserId(request: { params: unknown } & Parameters<typeof requireUser>[1]) {
+    const caller = await requireUser(db, request);
+    const id = parseId((request.params as { id: string }).id);
+    // Another user's id is 403 whether or not it exists: ids are not probed through this route.
+    if (id !== caller.id && caller.role !== 'admin') throw forbidden();
+    return id;
+  }
+
+  app.get('/users/:id', async (request) => {
+    const id = await allowedUserId(request);
+    const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+    if (!user) throw notFound('User not found');
+    return toCurrentUser(user);
+  });
+
+  app.patch('/users/:id', async (request) => {
+    const id = await allowedUserId(request);
+    const changes = parseInput(partialProfileSchema, request.body);
+    if (Object.keys(changes).length === 0) throw badRequest('Nothing to update');
+    const [updated] = await db
+      .update(users)
+      .set(changes)
+      .where(eq(users.id, id))
+      .returning()
+      .catch(rethrowUserConflict);
+    if (!updated) throw notFound('User not found');
+    return toCurrentUser(updated);
+  });
+}
