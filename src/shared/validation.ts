@@ -19,6 +19,7 @@ export const MESSAGES = {
   forbidden: 'You do not have permission to do that',
   notFound: 'Not found',
   invalidJson: 'The request body is not valid JSON',
+  bodyNotObject: 'The request body must be a JSON object',
   invalidId: 'Invalid id',
 } as const;
 

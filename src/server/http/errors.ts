@@ -19,8 +19,11 @@ export const forbidden = (message: string = MESSAGES.forbidden) => new HttpError
 export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
-/** Parse a request body (or params) with a shared zod schema; a failure is a 400 with the spec's message. */
+/** Parse a JSON request body with a shared zod schema; a failure is a 400 with the spec's message. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) {
+    throw badRequest(MESSAGES.bodyNotObject);
+  }
   const result = schema.safeParse(input ?? {});
   if (!result.success) throw badRequest(firstIssueMessage(result.error));
   return result.data;

@@ -1,0 +1,95 @@
+// Builds the real app on a test database and gives tests a cookie-keeping client over app.inject.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app';
+import type { Database } from '../db/open';
+import type { TestDatabase } from './databases';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  /** A new client with its own cookie jar and its own remote address. */
+  client(): TestClient;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(testDatabase: TestDatabase): Promise<TestApp> {
+  const database = await testDatabase.open();
+  const app = await buildApp({
+    db: database.db,
+    logger: false,
+    config: {
+      sessionSecret: randomBytes(32).toString('hex'),
+      cookieSecure: 'auto',
+      trustProxy: false,
+      logLevel: 'silent',
+      clientDir: '/nonexistent',
+    },
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    client: () => new TestClient(app),
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+let addressCounter = 0;
+
+export class TestClient {
+  private cookies = new Map<string, string>();
+  /** Each client looks like another machine, so per-address limits do not leak between tests. */
+  readonly remoteAddress = `10.0.${Math.floor(++addressCounter / 250)}.${(addressCounter % 250) + 1}`;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  async request(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const response = await this.app.inject({
+      method: method as 'GET',
+      url,
+      remoteAddress: this.remoteAddress,
+      // A raw string body is sent as JSON unless the test says otherwise.
+      headers: { ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}), ...headers },
+      ...(body === undefined ? {} : typeof body === 'string' ? { payload: body } : { payload: body as object }),
+    });
+    for (const set of response.cookies as { name: string; value: string; expires?: Date; maxAge?: number }[]) {
+      const expired = set.value === '' || (set.expires && set.expires.getTime() <= Date.now()) || set.maxAge === 0;
+      if (expired) this.cookies.delete(set.name);
+      else this.cookies.set(set.name, set.value);
+    }
+    return response;
+  }
+
+  get = (url: string) => this.request('GET', url);
+  post = (url: string, body?: unknown) => this.request('POST', url, body);
+  patch = (url: string, body?: unknown) => this.request('PATCH', url, body);
+  delete = (url: string) => this.request('DELETE', url);
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  /** Registers a new account and stays signed in as it. */
+  async register(overrides: Partial<Record<'username' | 'email' | 'password' | 'displayName', string>> = {}) {
+    const unique = randomBytes(4).toString('hex');
+    const body = {
+      username: `user_${unique}`,
+      email: `user_${unique}@example.com`,
+      password: 'correct horse battery',
+      displayName: `User ${unique}`,
+      ...overrides,
+    };
+    const response = await this.post('/api/register', body);
+    if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
+    return { ...body, user: json<{ id: number; role: string }>(response) };
+  }
+}
+
+export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
+  return JSON.parse(response.body) as T;
+}
