@@ -3,18 +3,15 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
-import fastifySession from '@fastify/session';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/open';
-import { SESSION_COOKIE, authRoutes } from './features/auth/routes';
+import { authRoutes } from './features/auth/routes';
 import { templateRoutes } from './features/templates/routes';
 import { userRoutes } from './features/users/routes';
 import { registerErrorHandler } from './http/errors';
-import { createSessionStore } from './http/session-store';
-
-export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+import { createSessions } from './http/sessions';
 
 export interface AppDeps {
   config: Pick<Config, 'sessionSecret' | 'cookieSecure' | 'trustProxy' | 'logLevel' | 'clientDir'>;
@@ -47,29 +44,21 @@ export async function buildApp({ config, db, logger = true }: AppDeps): Promise<
     crossOriginEmbedderPolicy: false,
   });
 
-  const sessionStore = createSessionStore(db);
+  const sessions = createSessions(db, { secure: config.cookieSecure });
+  await app.register(fastifyCookie, { secret: config.sessionSecret });
   await app.register(
     async (api) => {
-      // Sessions only for /api: static files never touch the session table.
-      await api.register(fastifyCookie);
-      await api.register(fastifySession, {
-        secret: config.sessionSecret,
-        cookieName: SESSION_COOKIE,
-        store: sessionStore,
-        saveUninitialized: false,
-        rolling: false,
-        cookie: { httpOnly: true, sameSite: 'lax', secure: config.cookieSecure, path: '/', maxAge: SESSION_MAX_AGE_MS },
-      });
+      const deps = { db, sessions };
       api.get('/health', async () => ({ ok: true }));
-      await api.register(authRoutes, { db });
-      await api.register(userRoutes, { db });
-      await api.register(templateRoutes, { db });
+      await api.register(authRoutes, deps);
+      await api.register(userRoutes, deps);
+      await api.register(templateRoutes, deps);
     },
     { prefix: '/api' },
   );
 
   registerClient(app, config.clientDir);
-  app.decorate('pruneSessions', () => sessionStore.prune());
+  app.decorate('pruneSessions', () => sessions.prune());
   return app;
 }
 

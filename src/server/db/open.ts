@@ -65,6 +65,7 @@ function lockDataFolder(lockFile: string): () => void {
         throw new Error(
           `The embedded database in ${path.dirname(lockFile)} is in use by process ${holder}. ` +
             'Stop it, or set DATABASE_URL to share a PostgreSQL server between processes.',
+          { cause: error },
         );
       }
       rmSync(lockFile, { force: true });

@@ -51,13 +51,18 @@ export const users = pgTable(
   ],
 );
 
-/** Server-side sessions (@fastify/session store). */
+/**
+ * Server-side sessions. The cookie carries a random id; the table keeps only its SHA-256, so a copy of
+ * the database cannot be replayed as sign-ins.
+ */
 export const sessions = pgTable(
   'sessions',
   {
-    sid: text('sid').primaryKey(),
-    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
-    data: jsonb('data').notNull(),
+    idHash: text('id_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (table) => [index('sessions_expires_at_idx').on(table.expiresAt), index('sessions_user_id_idx').on(table.userId)],

@@ -88,9 +88,9 @@ CREATE TABLE "purchases" (
 );
 --> statement-breakpoint
 CREATE TABLE "sessions" (
-	"sid" text PRIMARY KEY NOT NULL,
-	"user_id" integer,
-	"data" jsonb NOT NULL,
+	"id_hash" text PRIMARY KEY NOT NULL,
+	"user_id" integer NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint

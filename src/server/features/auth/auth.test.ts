@@ -5,7 +5,7 @@ import { buildApp } from '../../app';
 import { users } from '../../db/schema';
 import { testDatabases } from '../../testing/databases';
 import { type TestApp, TestClient, createTestApp, json } from '../../testing/test-app';
-import { SESSION_COOKIE } from './routes';
+import { SESSION_COOKIE } from '../../http/sessions';
 
 const databases = await testDatabases();
 

@@ -2,16 +2,16 @@
 import type { FastifyInstance } from 'fastify';
 import { count, eq, sql } from 'drizzle-orm';
 import { MESSAGES, loginRequestSchema, registerRequestSchema } from '../../../shared/validation';
-import type { Db } from '../../db/open';
 import { users } from '../../db/schema';
 import { parseInput, unauthorized } from '../../http/errors';
 import { requireUser } from '../../http/guards';
+import type { RouteDeps } from '../../http/route-deps';
 import { toCurrentUser } from '../users/serialize';
 import { rethrowUserConflict } from '../users/unique';
 import { assertNotThrottled, clearAccountFailures, recordFailure, throttleKeys } from './login-throttle';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
 
-export async function authRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export async function authRoutes(app: FastifyInstance, { db, sessions }: RouteDeps) {
   app.post('/register', async (request, reply) => {
     const input = parseInput(registerRequestSchema, request.body);
     const passwordHash = await hashPassword(input.password);
@@ -33,12 +33,11 @@ export async function authRoutes(app: FastifyInstance, { db }: { db: Db }) {
         return created!;
       })
       .catch(rethrowUserConflict);
-    await request.session.regenerate();
-    request.session.userId = user.id;
+    await sessions.start(request, reply, user.id);
     return reply.status(201).send(toCurrentUser(user));
   });
 
-  app.post('/login', async (request) => {
+  app.post('/login', async (request, reply) => {
     const input = parseInput(loginRequestSchema, request.body);
     const keys = throttleKeys(input.username, request.ip);
     await assertNotThrottled(db, keys);
@@ -54,18 +53,14 @@ export async function authRoutes(app: FastifyInstance, { db }: { db: Db }) {
     }
     await clearAccountFailures(db, keys);
     // A new session id at sign-in: a session id planted before sign-in is worth nothing after it.
-    await request.session.regenerate();
-    request.session.userId = user.id;
+    await sessions.start(request, reply, user.id);
     return toCurrentUser(user);
   });
 
   app.post('/logout', async (request, reply) => {
-    if (request.session.userId !== undefined) await request.session.destroy();
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    await sessions.end(request, reply);
     return reply.status(204).send();
   });
 
-  app.get('/me', async (request) => toCurrentUser(await requireUser(db, request)));
+  app.get('/me', async (request) => toCurrentUser(await requireUser(sessions, request)));
 }
-
-export const SESSION_COOKIE = 'familystar.sid';

@@ -1,20 +1,20 @@
 // GET and PATCH /api/users/:id: the user themself or an admin (spec 01 §7).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { profileUpdateSchema } from '../../../shared/validation';
-import type { Db } from '../../db/open';
 import { users } from '../../db/schema';
 import { badRequest, forbidden, notFound, parseId, parseInput } from '../../http/errors';
 import { requireUser } from '../../http/guards';
+import type { RouteDeps } from '../../http/route-deps';
 import { toCurrentUser } from './serialize';
 import { rethrowUserConflict } from './unique';
 
 const partialProfileSchema = profileUpdateSchema.partial();
 
-export async function userRoutes(app: FastifyInstance, { db }: { db: Db }) {
+export async function userRoutes(app: FastifyInstance, { db, sessions }: RouteDeps) {
   /** The target user id, once the caller is known to be allowed to see it. */
-  async function allowedUserId(request: { params: unknown } & Parameters<typeof requireUser>[1]) {
-    const caller = await requireUser(db, request);
+  async function allowedUserId(request: FastifyRequest) {
+    const caller = await requireUser(sessions, request);
     const id = parseId((request.params as { id: string }).id);
     // Another user's id is 403 whether or not it exists: ids are not probed through this route.
     if (id !== caller.id && caller.role !== 'admin') throw forbidden();

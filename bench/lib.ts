@@ -1,0 +1,55 @@
+// Shared pieces of the benchmarks: start processes, run autocannon, read memory.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import { startServer } from '../e2e/harness';
+
+export { startServer };
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+  durationS: number;
+}
+
+export async function load(url: string, options: { connections?: number; durationS?: number; headers?: Record<string, string> } = {}): Promise<LoadResult> {
+  const durationS = options.durationS ?? Number(process.env.BENCH_DURATION_S ?? 10);
+  // A short warm-up so the JIT and the database caches are in the figures' steady state.
+  await autocannon({ url, connections: options.connections ?? 50, duration: 2, headers: options.headers });
+  const result = await autocannon({ url, connections: options.connections ?? 50, duration: durationS, headers: options.headers });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    durationS,
+  };
+}
+
+/** Resident memory of a process in MB (Linux). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+/** Starts a TypeScript file with tsx and waits for it to print "listening <port>". */
+export async function startScript(file: string): Promise<{ port: number; child: ChildProcess; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = /listening (\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+  });
+  return { port, child, stop: () => child.kill('SIGTERM') };
+}
+
+export function printTable(rows: Record<string, string | number>[]): void {
+  console.table(rows);
+}

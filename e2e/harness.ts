@@ -1,0 +1,106 @@
+// Starts the real built server on a free port with a temporary data folder, and Debian's Chromium.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+/** Screenshots land here; the suite prints the folder so a person can look at them. */
+export const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR ?? 'test-results/screenshots');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** The server as `npm start` runs it (dist/ must be built: `npm run build`). */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'familystar-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the server did not start within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseUrl,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs] });
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 375, height: 812 };
+
+export async function newPage(browser: Browser, baseURL: string, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, viewport });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+let counter = 0;
+/** A username and e-mail no other test uses. */
+export function uniqueAccount(prefix = 'parent') {
+  const id = `${Date.now().toString(36)}${(counter++).toString(36)}`;
+  return {
+    username: `${prefix}_${id}`,
+    email: `${prefix}_${id}@example.com`,
+    password: 'a good long password',
+    displayName: `${prefix[0]!.toUpperCase()}${prefix.slice(1)} ${id}`,
+  };
+}

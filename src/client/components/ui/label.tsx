@@ -1,0 +1,12 @@
+import * as LabelPrimitive from '@radix-ui/react-label';
+import type { ComponentProps } from 'react';
+import { cn } from '@client/lib/utils';
+
+export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
+  return (
+    <LabelPrimitive.Root
+      className={cn('text-sm font-medium leading-none select-none peer-disabled:opacity-50', className)}
+      {...props}
+    />
+  );
+}

@@ -1,0 +1,80 @@
+// The one API client: every request carries the session cookie, and every non-OK response
+// becomes an ApiError whose message is the one the user should read (spec 01 §8).
+import type { QueryFunction } from '@tanstack/react-query';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+/** The message of a failed response, in the spec's order: message, error, the JSON, the text, the status text. */
+async function errorMessage(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  if (text) {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return text;
+    }
+    if (body !== null && typeof body === 'object') {
+      const { message, error } = body as Record<string, unknown>;
+      if (typeof message === 'string' && message) return message;
+      if (typeof error === 'string' && error) return error;
+    }
+    return JSON.stringify(body);
+  }
+  return response.statusText || `Request failed with status ${response.status}`;
+}
+
+async function throwIfNotOk(response: Response): Promise<void> {
+  if (!response.ok) throw new ApiError(response.status, await errorMessage(response));
+}
+
+/** A 204 or an empty body reads as undefined; anything else is JSON. */
+async function readBody<T>(response: Response): Promise<T> {
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+function send(method: HttpMethod, path: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
+  const hasBody = body !== undefined;
+  return fetch(path, {
+    method,
+    credentials: 'include',
+    headers: hasBody ? { 'Content-Type': 'application/json' } : undefined,
+    body: hasBody ? JSON.stringify(body) : undefined,
+    signal,
+  });
+}
+
+export async function apiRequest<T>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
+  const response = await send(method, path, body);
+  await throwIfNotOk(response);
+  return readBody<T>(response);
+}
+
+/** The path a query key stands for: ['/api/users', 5] → '/api/users/5'. Non-primitive parts are ignored. */
+export function pathFromQueryKey(queryKey: readonly unknown[]): string {
+  return queryKey
+    .filter((part): part is string | number => typeof part === 'string' || typeof part === 'number')
+    .join('/');
+}
+
+/** A GET of the path held in the query key. With on401 'returnNull' a 401 reads as null (nobody signed in). */
+export function getQueryFn<T>({ on401 }: { on401: 'returnNull' | 'throw' }): QueryFunction<T> {
+  return async ({ queryKey, signal }) => {
+    const response = await send('GET', pathFromQueryKey(queryKey), undefined, signal);
+    if (on401 === 'returnNull' && response.status === 401) return null as T;
+    await throwIfNotOk(response);
+    return readBody<T>(response);
+  };
+}

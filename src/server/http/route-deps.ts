@@ -1,0 +1,8 @@
+import type { Db } from '../db/open';
+import type { Sessions } from './sessions';
+
+/** What every feature's routes are given by buildApp. */
+export interface RouteDeps {
+  db: Db;
+  sessions: Sessions;
+}
