@@ -37,10 +37,14 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The server as `npm start` runs it (dist/ must be built: `npm run build`). */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * The server as `npm start` runs it (dist/ must be built: `npm run build`), on a new temporary data
+ * folder that stop() removes, or on `options.dataDir`, which is kept.
+ */
+export async function startServer(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
+  const env = options.env ?? {};
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'familystar-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'familystar-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -68,7 +72,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
