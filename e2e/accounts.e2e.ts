@@ -217,6 +217,13 @@ describe('mobile, 375 px wide', () => {
     const navigation = page.getByRole('dialog', { name: 'Navigation' });
     await navigation.getByText('Menu', { exact: true }).waitFor();
     await navigation.getByText('Actions', { exact: true }).waitFor();
+    // Let the slide-in finish: the panel's right edge reaches the screen's.
+    await expect
+      .poll(async () => {
+        const box = await navigation.boundingBox();
+        return box ? Math.round(box.x + box.width) : 0;
+      })
+      .toBe(MOBILE.width);
     await screenshot(page, 'menu-mobile');
     await navigation.getByRole('link', { name: 'My Profile' }).click();
     await waitForPath(page, '/profile');
