@@ -1,4 +1,4 @@
-// buildApp({ config, db }) → a Fastify instance with every route. main.ts and the tests both build it.
+// buildApp({ config, db, storage }) → a Fastify instance with every route. main.ts and the tests both build it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
@@ -8,19 +8,22 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/open';
 import { authRoutes } from './features/auth/routes';
+import { mediaRoutes } from './features/media/routes';
 import { templateRoutes } from './features/templates/routes';
 import { userRoutes } from './features/users/routes';
 import { registerErrorHandler } from './http/errors';
 import { createSessions } from './http/sessions';
+import type { Storage } from './storage/storage';
 
 export interface AppDeps {
   config: Pick<Config, 'sessionSecret' | 'cookieSecure' | 'trustProxy' | 'logLevel' | 'clientDir'>;
   db: Db;
+  storage: Storage;
   /** Pass false in tests that do not want request logs. */
   logger?: boolean;
 }
 
-export async function buildApp({ config, db, logger = true }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, storage, logger = true }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel } : false,
     trustProxy: config.trustProxy,
@@ -48,11 +51,12 @@ export async function buildApp({ config, db, logger = true }: AppDeps): Promise<
   await app.register(fastifyCookie, { secret: config.sessionSecret });
   await app.register(
     async (api) => {
-      const deps = { db, sessions };
+      const deps = { db, sessions, storage };
       api.get('/health', async () => ({ ok: true }));
       await api.register(authRoutes, deps);
       await api.register(userRoutes, deps);
       await api.register(templateRoutes, deps);
+      await api.register(mediaRoutes, deps);
     },
     { prefix: '/api' },
   );

@@ -2,13 +2,14 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/open';
+import { createStorage } from './storage/storage';
 
 const SESSION_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 async function main() {
   const config = loadConfig();
   const database = await openDatabase(config);
-  const app = await buildApp({ config, db: database.db });
+  const app = await buildApp({ config, db: database.db, storage: createStorage(config.dataDir) });
 
   const pruneSessions = () => app.pruneSessions().catch((error) => app.log.warn({ err: error }, 'session prune failed'));
   void pruneSessions();

@@ -1,8 +1,10 @@
 import type { Db } from '../db/open';
+import type { Storage } from '../storage/storage';
 import type { Sessions } from './sessions';
 
 /** What every feature's routes are given by buildApp. */
 export interface RouteDeps {
   db: Db;
   sessions: Sessions;
+  storage: Storage;
 }

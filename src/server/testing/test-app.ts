@@ -1,13 +1,20 @@
 // Builds the real app on a test database and gives tests a cookie-keeping client over app.inject.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app';
 import type { Database } from '../db/open';
+import { type Storage, createStorage } from '../storage/storage';
 import type { TestDatabase } from './databases';
 
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  storage: Storage;
+  /** The temporary DATA_DIR holding this app's media; removed on close. */
+  dataDir: string;
   /** A new client with its own cookie jar and its own remote address. */
   client(): TestClient;
   close(): Promise<void>;
@@ -15,8 +22,11 @@ export interface TestApp {
 
 export async function createTestApp(testDatabase: TestDatabase): Promise<TestApp> {
   const database = await testDatabase.open();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'familystar-api-'));
+  const storage = createStorage(dataDir);
   const app = await buildApp({
     db: database.db,
+    storage,
     logger: false,
     config: {
       sessionSecret: randomBytes(32).toString('hex'),
@@ -30,10 +40,13 @@ export async function createTestApp(testDatabase: TestDatabase): Promise<TestApp
   return {
     app,
     database,
+    storage,
+    dataDir,
     client: () => new TestClient(app),
     async close() {
       await app.close();
       await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

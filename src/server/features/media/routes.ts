@@ -1,0 +1,38 @@
+// GET /api/media/<kind>/<ownerId>/<file>: every stored file goes out through here, after an access
+// check. People's media and processed videos: their owner only (faces and voices are biometric data;
+// not even admins). Template media: any signed-in user, and free templates' files also to visitors
+// (the public /simple-preview).
+import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { videoTemplates } from '../../db/schema';
+import { forbidden, notFound, unauthorized } from '../../http/errors';
+import { sendMediaFile } from '../../http/media-response';
+import type { RouteDeps } from '../../http/route-deps';
+import { MEDIA_KINDS, type MediaKind } from '../../storage/storage';
+
+export async function mediaRoutes(app: FastifyInstance, { db, sessions, storage }: RouteDeps) {
+  app.get('/media/:kind/:ownerId/:fileName', async (request, reply) => {
+    const params = request.params as { kind: string; ownerId: string; fileName: string };
+    const file = MEDIA_KINDS.includes(params.kind as MediaKind)
+      ? storage.fromUrl(`/api/media/${params.kind}/${params.ownerId}/${params.fileName}`)
+      : undefined;
+    if (!file) throw notFound('File not found');
+
+    const user = await sessions.currentUser(request);
+    if (file.kind === 'templates') {
+      if (!user) {
+        const [template] = await db
+          .select({ isPremium: videoTemplates.isPremium })
+          .from(videoTemplates)
+          .where(eq(videoTemplates.id, file.ownerId))
+          .limit(1);
+        if (!template) throw notFound('File not found');
+        if (template.isPremium) throw unauthorized();
+      }
+      return sendMediaFile(request, reply, file.path, { cache: 'private' });
+    }
+    if (!user) throw unauthorized();
+    if (user.id !== file.ownerId) throw forbidden();
+    return sendMediaFile(request, reply, file.path);
+  });
+}
