@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
@@ -49,6 +50,10 @@ export async function buildApp({ config, db, storage, logger = true }: AppDeps):
 
   const sessions = createSessions(db, { secure: config.cookieSecure });
   await app.register(fastifyCookie, { secret: config.sessionSecret });
+  // Uploads stream to disk (storage.writeTemp); routes pass tighter per-file limits where they have them.
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: 100 * 1024 * 1024, files: 2, fields: 20, fieldSize: 64 * 1024 },
+  });
   await app.register(
     async (api) => {
       const deps = { db, sessions, storage };
