@@ -194,6 +194,31 @@ describe('accounts journey', () => {
   });
 });
 
+describe('browser compatibility alert', () => {
+  it('is absent in a capable browser and lists what a lesser one lacks', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await page.goto('/landing');
+    await page.getByRole('link', { name: 'Get Started' }).waitFor();
+    expect(await page.getByText('Compatibility Issue').count()).toBe(0);
+
+    // The same page in a browser without WebAssembly or camera/microphone access.
+    await context.addInitScript(() => {
+      Object.defineProperty(globalThis, 'WebAssembly', { value: undefined });
+      Object.defineProperty(navigator, 'mediaDevices', { value: undefined });
+    });
+    await page.reload();
+    const alert = page.getByRole('alert').filter({ hasText: 'Compatibility Issue' });
+    await alert.waitFor();
+    await alert.getByText("Your browser doesn't support all the features needed for the best experience.").waitFor();
+    await alert.getByText('WebAssembly is not supported').waitFor();
+    await alert.getByText('Camera/Microphone access is not available').waitFor();
+    await alert.getByText('Try using a modern browser like Chrome, Firefox, or Edge.').waitFor();
+    expect(await alert.getByText('WebGL is not available').count()).toBe(0);
+    await screenshot(page, 'landing-compatibility-alert');
+    await context.close();
+  });
+});
+
 describe('mobile, 375 px wide', () => {
   it('uses the slide-out menus on the landing page and when signed in', async () => {
     const { context, page } = await newPage(browser, server.baseUrl, MOBILE);
