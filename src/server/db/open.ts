@@ -1,8 +1,10 @@
 // Opens the database: embedded PGlite under DATA_DIR/db by default, or a PostgreSQL server from DATABASE_URL.
 // Both get the same drizzle-kit migrations at start.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -74,6 +76,28 @@ function lockDataFolder(lockFile: string): () => void {
   throw new Error(`Could not lock ${lockFile}`);
 }
 
+/**
+ * Creating a new PGlite database (its initdb) leaves a ~800 MB high-water mark in the process that
+ * did it, where opening an existing one costs ~350 MB. So a new database is created in a worker
+ * thread, whose memory goes when it exits, and then opened here like any existing one.
+ */
+async function createPgliteDatabase(dir: string): Promise<void> {
+  const pgliteUrl = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
+  const worker = new Worker(
+    `const { workerData } = require('node:worker_threads');
+     import(workerData.pgliteUrl).then(async ({ PGlite }) => {
+       const db = new PGlite(workerData.dir);
+       await db.waitReady;
+       await db.close();
+     }).catch((error) => { throw error; });`,
+    { eval: true, workerData: { pgliteUrl, dir } },
+  );
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`creating the database failed (${code})`))));
+  });
+}
+
 /** Embedded database. `dir` undefined opens an in-memory one (tests). */
 export async function openPglite(dir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database> {
   let unlock = () => {};
@@ -82,6 +106,7 @@ export async function openPglite(dir: string | undefined, options: { loadDataDir
     unlock = lockDataFolder(`${dir}.lock`);
   }
   try {
+    if (dir && !existsSync(path.join(dir, 'PG_VERSION'))) await createPgliteDatabase(dir);
     const pglite = new PGlite({ dataDir: dir, loadDataDir: options.loadDataDir });
     await pglite.waitReady;
     const db = drizzlePglite(pglite, { schema }) as unknown as Db;
