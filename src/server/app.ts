@@ -8,10 +8,15 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/open';
+import { adminRoutes } from './features/admin/routes';
 import { authRoutes } from './features/auth/routes';
+import { faceRoutes } from './features/faces/routes';
 import { mediaRoutes } from './features/media/routes';
+import { peopleRoutes } from './features/people/routes';
+import { templateAdminRoutes } from './features/templates/admin-routes';
 import { templateRoutes } from './features/templates/routes';
 import { userRoutes } from './features/users/routes';
+import { voiceRoutes } from './features/voices/routes';
 import { registerErrorHandler } from './http/errors';
 import { createSessions } from './http/sessions';
 import type { Storage } from './storage/storage';
@@ -61,7 +66,12 @@ export async function buildApp({ config, db, storage, logger = true }: AppDeps):
       await api.register(authRoutes, deps);
       await api.register(userRoutes, deps);
       await api.register(templateRoutes, deps);
+      await api.register(templateAdminRoutes, deps);
+      await api.register(adminRoutes, deps);
       await api.register(mediaRoutes, deps);
+      await api.register(peopleRoutes, deps);
+      await api.register(faceRoutes, deps);
+      await api.register(voiceRoutes, deps);
     },
     { prefix: '/api' },
   );

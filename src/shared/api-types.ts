@@ -25,3 +25,113 @@ export type UserProfile = CurrentUser;
 export interface ApiError {
   message: string;
 }
+
+// People, faces and voices (spec 01 §3, §7). Dates are ISO strings; media URLs are /api/media/… and
+// are served to their owner only (the session cookie), so they work directly as <img>/<audio>/<video> src.
+
+/** GET /api/users/:userId/people, GET/POST/PATCH /api/people/:id. */
+export interface Person {
+  id: number;
+  userId: number;
+  name: string;
+  relationship: string;
+  avatarUrl: string | null;
+  createdAt: string;
+}
+
+/** GET /api/people/:personId/faceImages, POST /api/faceImages. */
+export interface FaceImage {
+  id: number;
+  userId: number;
+  personId: number;
+  imageUrl: string;
+  name: string;
+  isDefault: boolean;
+  mlProcessed: boolean;
+  expressionType: string | null;
+  sourceVideoId: number | null;
+  createdAt: string;
+}
+
+/** GET /api/people/:personId/faceVideos, POST /api/faceVideos. */
+export interface FaceVideo {
+  id: number;
+  userId: number;
+  personId: number;
+  videoUrl: string;
+  name: string;
+  duration: number | null;
+  expressionType: string;
+  extractedFacesCount: number;
+  isProcessed: boolean;
+  processingStatus: 'pending' | 'processing' | 'completed' | 'failed';
+  errorMessage: string | null;
+  createdAt: string;
+}
+
+/** GET /api/people/:personId/voiceRecordings, POST /api/voiceRecordings. */
+export interface VoiceRecording {
+  id: number;
+  userId: number;
+  personId: number;
+  audioUrl: string;
+  name: string;
+  duration: number;
+  isDefault: boolean;
+  mlProcessed: boolean;
+  type: string | null;
+  createdAt: string;
+}
+
+/** POST /api/upload/video. */
+export interface VideoUpload {
+  videoUrl: string;
+  videoData: string;
+}
+
+// Templates and the admin dashboard (spec 02 §3, §7). Prices are dollars with 2 decimals (decisions page).
+
+/** GET /api/videoTemplates, /featured, /:id and the admin template calls. */
+export interface VideoTemplate {
+  id: number;
+  title: string;
+  description: string;
+  thumbnailUrl: string | null;
+  videoUrl: string | null;
+  /** Seconds. */
+  duration: number;
+  category: string;
+  ageRange: string;
+  featured: boolean;
+  isPremium: boolean;
+  /** Dollars with 2 decimals, or null when the template has no price. */
+  price: number | null;
+  voiceOnly: boolean;
+  createdAt: string;
+}
+
+/** GET /api/admin/users and the PATCH /api/admin/users/:id/… answers. */
+export type AdminUser = CurrentUser;
+
+/** GET /api/admin/analytics: real figures from the database. Money in dollars. */
+export interface AdminAnalytics {
+  totals: {
+    users: number;
+    admins: number;
+    people: number;
+    templates: number;
+    premiumTemplates: number;
+    videos: number;
+    completedVideos: number;
+    failedVideos: number;
+    inProgressVideos: number;
+    purchases: number;
+    revenue: number;
+  };
+  usersByPlan: Record<'free' | 'premium' | 'family', number>;
+  usersBySubscription: Record<SubscriptionStatus, number>;
+  /** The last 8 weeks (Monday starts, UTC), oldest first, including empty weeks. */
+  weekly: { weekStart: string; videos: number; signups: number }[];
+  /** Templates by videos made from them, then purchases. At most 5. */
+  topTemplates: { id: number; title: string; videos: number; purchases: number; revenue: number }[];
+}

@@ -19,7 +19,40 @@ export const MEDIA_MESSAGES = {
   emptyFile: 'The file is empty',
   unreadableMedia: 'The file could not be read as media. It may be damaged or incomplete.',
   personNotFound: 'Person not found',
+  faceImageNotFound: 'Face image not found',
+  faceVideoNotFound: 'Face video not found',
+  voiceRecordingNotFound: 'Voice recording not found',
+  audioTooLarge: 'File too large: Please upload a recording smaller than 10MB.',
+  /** A face video sent inline as a data URL is capped lower than an upload (the JSON body is held in memory). */
+  videoDataTooLarge: 'This video is too large to send inline. Please upload it as a file (up to 100MB).',
+  uploadNotFound: 'The uploaded video was not found. Please upload it again.',
+  uploadAlreadyUsed: 'This uploaded video is already saved as a face video.',
+  // Browser side: devices, recordings and uploads (spec 01 §5, §8). "Title: description" messages are
+  // shown as a toast with that title and description.
+  cameraDenied: 'Please allow camera access to capture your face.',
+  microphoneDenied: 'Please allow microphone access to record audio.',
+  microphoneUnavailable:
+    'Could not access microphone: Please make sure your microphone is connected and you have granted permission to use it.',
+  wizardNoRecording: 'No recording: Please record your voice first',
+  uploadFailed: 'Upload failed: There was a problem uploading the video',
+  uploadSucceeded: 'Upload successful: Your face video has been uploaded and is being processed for face extraction',
+  faceTrainingCamera: 'Unable to access camera. Please check permissions and try again.',
+  faceTrainingNotInitialized: 'Camera not initialized. Please refresh and try again.',
+  faceTrainingStartFailed: 'Unable to start recording. Please try again.',
+  faceTrainingNoVideo: 'No video recorded. Please try again.',
+  faceTrainingUploadFailed: 'Failed to upload video. Please try again.',
+  faceTrainingProcessFailed: 'Failed to process video data. Please try again.',
+  faceTrainingPrepareFailed: 'Failed to prepare video for upload. Please try again.',
+  loadPeopleFailed: 'Error loading people',
+  loadPeopleDataFailed: 'Failed to load people data. Please try refreshing the page.',
+  loadPersonFailed: 'Could not load person data. Please try again.',
+  loadVoiceRecordingsFailed: 'Error loading voice recordings',
 } as const;
+
+/** Video types the face video upload accepts (MP4, MOV, AVI, WebM). */
+export const FACE_VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/x-msvideo', 'video/webm'] as const;
+/** Image types the photo upload hint names; any image/* passes the type check. */
+export const FACE_IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp';
 
 export const MEDIA_LIMITS = {
   imageMaxBytes: 5 * 1024 * 1024,
@@ -28,6 +61,10 @@ export const MEDIA_LIMITS = {
   audioMaxBytes: 10 * 1024 * 1024,
   voiceMinSeconds: 5,
   voiceMaxSeconds: 30,
+  /** Recorders stop a little after their 30 s timer; that overshoot is not the user's fault. */
+  voiceMaxOvershootSeconds: 0.5,
+  /** Face videos sent inline (data URL in JSON); larger ones go through POST /api/upload/video. */
+  inlineVideoMaxBytes: 20 * 1024 * 1024,
   faceClipSeconds: 10,
   faceTrainingTickMs: 500,
   faceCollectionPreview: 4,
@@ -54,3 +91,14 @@ export const personSchema = z.object({
 export type PersonInput = z.infer<typeof personSchema>;
 
 export const mediaNameSchema = text('Name', 1, 200, 'Name is required', 'Name must be at most 200 characters');
+
+export const expressionTypeSchema = z
+  .string({ error: 'Expression type must be text' })
+  .trim()
+  .min(1, 'Expression type is required')
+  .max(50, 'Expression type must be at most 50 characters');
+
+/** The user's plan limit on people, in the words the spec gives ('Your Free plan allows 1 person. ...'). */
+export function peopleLimitMessage(planName: string, maxPeople: number): string {
+  return `Your ${planName} plan allows ${maxPeople} ${maxPeople === 1 ? 'person' : 'people'}. Upgrade to add more.`;
+}

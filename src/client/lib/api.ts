@@ -78,3 +78,36 @@ export function getQueryFn<T>({ on401 }: { on401: 'returnNull' | 'throw' }): Que
     return readBody<T>(response);
   };
 }
+
+/**
+ * A multipart POST that reports upload progress (0–100), which fetch cannot do. It sends the cookie
+ * and reads errors exactly as apiRequest does.
+ */
+export function uploadWithProgress<T>(path: string, form: FormData, onProgress?: (percent: number) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.withCredentials = true;
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && onProgress) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'Network error: the upload did not reach the server'));
+    xhr.onabort = () => reject(new ApiError(0, 'The upload was cancelled'));
+    xhr.onload = () => {
+      const response = new Response(xhr.status === 204 ? null : xhr.responseText, {
+        status: xhr.status,
+        statusText: xhr.statusText,
+      });
+      void (async () => {
+        try {
+          await throwIfNotOk(response);
+          onProgress?.(100);
+          resolve(await readBody<T>(response));
+        } catch (error) {
+          reject(error);
+        }
+      })();
+    };
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,341 @@
+// People, faces and voices in Chromium with a fake camera and microphone (files made with ffmpeg at test
+// time): add/edit a person within the plan limit, capture and upload face images, set defaults, upload a
+// face video, record voices, the five-step voice wizard, one face training expression, delete the person.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffmpegBinary } from '../src/server/media/ffmpeg';
+import { MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
+
+const run = promisify(execFile);
+
+let server: RunningServer;
+let browser: Browser;
+let mediaDir: string;
+const media = { video: '', audio: '', jpeg: '', mp4: '', text: '' };
+
+// A cartoon face (skin oval, two eyes, a mouth) on a sky-blue background.
+const FACE = (() => {
+  const x = '(X-320)';
+  const face = `lt(pow(${x}/140,2)+pow((Y-240)/180,2),1)`;
+  const eyes = `lt(hypot(${x}+50,Y-200),18)+lt(hypot(${x}-50,Y-200),18)`;
+  const mouth = `lt(pow(${x}/60,2)+pow((Y-310)/14,2),1)`;
+  const colour = (bg: number, skin: number, eye: number, lips: number) =>
+    `'if(${eyes},${eye},if(${mouth},${lips},if(${face},${skin},${bg})))'`;
+  return `format=gbrp,geq=r=${colour(120, 235, 40, 170)}:g=${colour(170, 190, 30, 60)}:b=${colour(210, 160, 30, 60)}`;
+})();
+
+async function ffmpeg(args: string[]) {
+  await run(ffmpegBinary(), ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+}
+
+async function makeMedia(dir: string) {
+  media.video = path.join(dir, 'face.y4m');
+  media.audio = path.join(dir, 'voice.wav');
+  media.jpeg = path.join(dir, 'face.jpg');
+  media.mp4 = path.join(dir, 'face.mp4');
+  media.text = path.join(dir, 'notes.txt');
+  // Drawing the face per pixel is slow, so draw one frame and make the clips from it, swaying side to side.
+  await ffmpeg(['-f', 'lavfi', '-i', 'color=c=black:s=640x480', '-vf', FACE, '-frames:v', '1', '-q:v', '3', media.jpeg]);
+  const sway = ['-loop', '1', '-i', media.jpeg, '-t', '3', '-r', '15', '-vf', "pad=680:480:20:0:color=0x78AAD2,crop=640:480:'20+20*sin(2*t)':0,format=yuv420p"];
+  await Promise.all([
+    ffmpeg([...sway, '-f', 'yuv4mpegpipe', media.video]),
+    ffmpeg([...sway, '-c:v', 'mpeg4', '-q:v', '5', media.mp4]),
+    ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000:duration=15', '-ac', '1', media.audio]),
+  ]);
+  writeFileSync(media.text, 'not an image');
+}
+
+beforeAll(async () => {
+  mediaDir = mkdtempSync(path.join(tmpdir(), 'familystar-media-'));
+  const [started] = await Promise.all([startServer(), makeMedia(mediaDir)]);
+  server = started;
+  browser = await launchBrowser([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-video-capture=${media.video}`,
+    `--use-file-for-fake-audio-capture=${media.audio}`,
+    '--autoplay-policy=no-user-gesture-required',
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (mediaDir) rmSync(mediaDir, { recursive: true, force: true });
+  console.log(`Screenshots written to ${SCREENSHOT_DIR}`);
+});
+
+// Toasts sit outside any open dialog, which hides the rest of the page from the accessibility tree.
+const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/, includeHidden: true });
+
+async function expectToast(page: Page, text: string) {
+  await toasts(page).getByText(text, { exact: true }).first().waitFor();
+}
+
+async function register(context: BrowserContext, prefix: string) {
+  const account = uniqueAccount(prefix);
+  const response = await context.request.post('/api/register', {
+    data: { username: account.username, email: account.email, password: account.password, displayName: account.displayName },
+  });
+  expect(response.status(), await response.text()).toBeLessThan(300);
+  return account;
+}
+
+/** Records for real seconds through the fake microphone, then stops. */
+async function recordVoice(scope: Locator, page: Page, seconds: number) {
+  await scope.getByRole('button', { name: 'Start Recording' }).click();
+  await scope.getByRole('button', { name: 'Stop Recording' }).waitFor();
+  await page.waitForTimeout(seconds * 1000);
+  await scope.getByRole('button', { name: 'Stop Recording' }).click();
+  await scope.getByRole('button', { name: 'Play' }).waitFor();
+}
+
+describe('people, faces and voices journey', () => {
+  it('manages a person with face images, voices, the voice wizard, face training, and deletes them', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    try {
+      await journey(context, page);
+    } catch (error) {
+      await screenshot(page, 'people-failure').catch(() => undefined);
+      throw error;
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+async function journey(context: BrowserContext, page: Page) {
+  {
+    page.on('pageerror', (error) => console.error('page error:', error.message));
+    // The first account of an installation is an admin (no plan limits); the journey runs as a parent on Free.
+    const admin = await browser.newContext({ baseURL: server.baseUrl });
+    await register(admin, 'admin');
+    await admin.close();
+    await register(context, 'parent');
+
+    // --- Add a person, with the shared validation messages inline ---------------------------------
+    await page.goto('/people');
+    await page.getByRole('heading', { name: 'People', exact: true }).waitFor();
+    await page.getByText('No people yet').waitFor();
+    await page.getByRole('button', { name: 'Add Person' }).first().click();
+    let dialog = page.getByRole('dialog', { name: 'Add New Person' });
+    await dialog.getByLabel('Name').fill('G');
+    await dialog.getByLabel('Relationship').fill('M');
+    await dialog.getByRole('button', { name: 'Add Person' }).click();
+    await dialog.getByText('Name must be at least 2 characters').waitFor();
+    await dialog.getByText('Relationship must be at least 2 characters').waitFor();
+    await dialog.getByLabel('Name').fill('Grandma Rose');
+    await dialog.getByLabel('Relationship').fill('Grandmother');
+    await dialog.getByRole('button', { name: 'Add Person' }).click();
+    await expectToast(page, 'Person added successfully');
+    await page.getByRole('heading', { name: 'Grandma Rose', exact: true }).waitFor();
+
+    // The Free plan allows one person: the server's message arrives in the Error toast.
+    await page.getByRole('button', { name: 'Add Person' }).first().click();
+    dialog = page.getByRole('dialog', { name: 'Add New Person' });
+    await dialog.getByLabel('Name').fill('Grandpa Joe');
+    await dialog.getByLabel('Relationship').fill('Grandfather');
+    await dialog.getByRole('button', { name: 'Add Person' }).click();
+    await expectToast(page, 'Error');
+    await expectToast(page, 'Your Free plan allows 1 person. Upgrade to add more.');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // --- Edit ----------------------------------------------------------------------------------------
+    await page.getByRole('button', { name: 'Edit' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit Person' });
+    await expect.poll(() => dialog.getByLabel('Name').inputValue()).toBe('Grandma Rose');
+    await dialog.getByLabel('Relationship').fill('Nana');
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expectToast(page, 'Person updated successfully');
+    await page.getByRole('main').getByText('Nana', { exact: true }).first().waitFor();
+
+    // --- Face image from the camera ----------------------------------------------------------------
+    await page.getByRole('tab', { name: 'Face Images', selected: true }).waitFor();
+    await page.getByText('No face images yet').waitFor();
+    await page.getByRole('button', { name: 'Add Face Image' }).click();
+    dialog = page.getByRole('dialog', { name: 'Add Face Image' });
+    await dialog.getByRole('tab', { name: 'Camera', selected: true }).waitFor();
+    const capture = dialog.getByRole('button', { name: 'Capture Photo' });
+    await expect.poll(() => capture.isEnabled(), { timeout: 10_000 }).toBe(true);
+    await capture.click();
+    await expectToast(page, 'Image captured');
+    await dialog.getByRole('img', { name: 'Captured face' }).waitFor();
+    await dialog.getByRole('button', { name: 'Save Face Image' }).click();
+    await expectToast(page, 'Face image added successfully');
+    const faces = page.getByRole('list', { name: 'Face images' });
+    const photo1 = faces.getByRole('listitem').filter({ hasText: 'Grandma Rose - Photo 1' });
+    await photo1.getByText('Default', { exact: true }).waitFor();
+
+    // --- Face image by upload: the type check, then a real JPEG ----------------------------------------
+    await page.getByRole('button', { name: 'Add Face Image' }).click();
+    dialog = page.getByRole('dialog', { name: 'Add Face Image' });
+    await dialog.getByRole('tab', { name: 'Upload' }).click();
+    await dialog.getByText('PNG, JPG or WEBP (max 5MB)').waitFor();
+    await dialog.getByLabel('Upload a face photo').setInputFiles(media.text);
+    await expectToast(page, 'Invalid file type');
+    await expectToast(page, 'Please upload an image file.');
+    await dialog.getByLabel('Upload a face photo').setInputFiles(media.jpeg);
+    await expectToast(page, 'Image uploaded');
+    await dialog.getByRole('img', { name: 'Uploaded face' }).waitFor();
+    await dialog.getByRole('button', { name: 'Save Face Image' }).click();
+    await expectToast(page, 'Face image added successfully');
+    const photo2 = faces.getByRole('listitem').filter({ hasText: 'Grandma Rose - Photo 2' });
+    await photo2.waitFor();
+    expect(await photo2.getByText('Default', { exact: true }).count()).toBe(0);
+
+    // --- Defaults and delete ------------------------------------------------------------------------
+    await page.getByRole('button', { name: 'Set Grandma Rose - Photo 2 as default' }).click();
+    await expectToast(page, 'Default face image updated');
+    await photo2.getByText('Default', { exact: true }).waitFor();
+    await expect.poll(() => photo1.getByText('Default', { exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Delete Grandma Rose - Photo 1' }).click();
+    await expectToast(page, 'Face image deleted successfully');
+    await expect.poll(() => photo1.count()).toBe(0);
+    // The default face is the person's avatar in the list.
+    await page.getByRole('list', { name: 'People' }).locator('img').waitFor();
+
+    // --- Add Face Video: wrong type, then a real clip with progress ------------------------------------
+    await page.getByRole('button', { name: 'Add Face Video' }).click();
+    dialog = page.getByRole('dialog', { name: 'Add Face Video' });
+    await dialog.getByRole('button', { name: 'Upload Video' }).click();
+    await expectToast(page, 'No video selected');
+    await dialog.getByLabel('Choose a face video').setInputFiles(media.jpeg);
+    await expectToast(page, 'Please upload a valid video file (MP4, MOV, AVI, WebM)');
+    await dialog.getByLabel('Choose a face video').setInputFiles(media.mp4);
+    await dialog.getByText('face.mp4').waitFor();
+    await dialog.getByRole('button', { name: 'Upload Video' }).click();
+    await expectToast(page, 'Upload successful');
+    await expectToast(page, 'Your face video has been uploaded and is being processed for face extraction');
+    await dialog.waitFor({ state: 'detached' });
+    await screenshot(page, 'people-faces-desktop');
+
+    // --- A single voice recording: too short, then 6 s and saved -----------------------------------------
+    await page.getByRole('tab', { name: 'Voice Recordings' }).click();
+    await page.getByRole('heading', { name: "Grandma Rose's Voice Recordings" }).waitFor();
+    await page.getByText('No voice recordings yet').waitFor();
+    await page.getByRole('button', { name: 'Add Recording' }).click();
+    dialog = page.getByRole('dialog', { name: 'Add Voice Recording' });
+    await expect.poll(() => dialog.getByLabel('Recording Name').inputValue()).toBe("Grandma Rose's Voice");
+    await recordVoice(dialog, page, 2);
+    await dialog.getByRole('button', { name: 'Save Recording' }).click();
+    await expectToast(page, 'Recording too short');
+    await dialog.getByRole('button', { name: 'Reset' }).click();
+    await expectToast(page, 'Recording reset');
+    await recordVoice(dialog, page, 6);
+    await expectToast(page, 'Recording complete');
+    await dialog.getByRole('button', { name: 'Save Recording' }).click();
+    await expectToast(page, 'Voice recording added successfully');
+    const saved = page.getByRole('list', { name: 'Saved recordings' });
+    await saved.getByRole('listitem').filter({ hasText: "Grandma Rose's Voice" }).getByText('Default', { exact: true }).waitFor();
+    await page.getByRole('button', { name: "Play Grandma Rose's Voice" }).waitFor();
+    await screenshot(page, 'people-voices-desktop');
+
+    await page.setViewportSize(MOBILE);
+    await page.getByRole('tab', { name: 'Face Images' }).click();
+    await faces.waitFor();
+    await screenshot(page, 'people-mobile');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // --- The five-step voice wizard ------------------------------------------------------------------
+    await page.getByRole('tab', { name: 'Voice Recordings' }).click();
+    await page.getByRole('link', { name: 'Voice Training' }).click();
+    await page.waitForURL(/\/voice-training\/\d+$/);
+    await page.getByRole('heading', { name: 'Voice Training', exact: true }).waitFor();
+    const select = page.getByLabel('Select Person');
+    await expect.poll(() => select.locator('option:checked').textContent()).toBe('Grandma Rose (Nana)');
+    await page.getByText('Why voice training matters').waitFor();
+    await page.getByRole('heading', { name: 'Clear Environment' }).waitFor();
+    await screenshot(page, 'voice-training-setup-desktop');
+
+    await page.getByRole('button', { name: 'Start Voice Training' }).click();
+    const wizard = page.getByRole('dialog', { name: 'Voice Training for Grandma Rose' });
+    await wizard.getByRole('button', { name: 'Cancel' }).waitFor();
+    expect(await wizard.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await page.waitForTimeout(300); // the dialog's pop-in animation
+    await screenshot(page, 'voice-wizard-desktop');
+    const stepTitles = ['Introduction', 'Counting', 'Questions', 'Storytelling', 'Happy and Excited'];
+    for (const [i, title] of stepTitles.entries()) {
+      await wizard.getByRole('heading', { name: title }).waitFor();
+      await recordVoice(wizard, page, 5.6);
+      await wizard.getByRole('button', { name: 'Save Recording' }).click();
+      await expectToast(page, 'Voice recording saved');
+      if (i < stepTitles.length - 1) await wizard.getByRole('heading', { name: stepTitles[i + 1]! }).waitFor();
+    }
+    await wizard.getByRole('button', { name: 'Previous' }).waitFor();
+    const complete = wizard.getByRole('button', { name: 'Complete' });
+    await expect.poll(() => complete.isEnabled()).toBe(true);
+    await screenshot(page, 'voice-wizard-complete-desktop');
+    await complete.click();
+    await page.waitForURL((url) => url.pathname === '/people');
+
+    // Six recordings now, each with its type; make a wizard one the default, delete another.
+    await page.getByRole('tab', { name: 'Voice Recordings' }).click();
+    await expect.poll(() => saved.getByRole('listitem').count()).toBe(6);
+    await saved.getByText('storytelling', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Set Grandma Rose - Counting as default' }).click();
+    await expectToast(page, 'Default voice recording updated');
+    await saved.getByRole('listitem').filter({ hasText: 'Grandma Rose - Counting' }).getByText('Default', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Delete Grandma Rose - Questions' }).click();
+    await expectToast(page, 'Voice recording deleted successfully');
+    await expect.poll(() => saved.getByRole('listitem').count()).toBe(5);
+
+    // --- Face training: one expression recorded, reviewed and uploaded -------------------------------
+    await page.getByRole('tab', { name: 'Face Images' }).click();
+    await page.getByRole('link', { name: 'Face Training' }).click();
+    await page.getByRole('heading', { name: 'Face Training for Grandma Rose' }).waitFor();
+    await page.getByText('Total Face Images').waitFor();
+    await page.getByRole('heading', { name: 'Face Collection' }).waitFor();
+    await screenshot(page, 'face-training-page-desktop');
+    await page.getByRole('button', { name: 'Start Face Training' }).click();
+    const guide = page.getByRole('dialog', { name: 'Face Training for Grandma Rose' });
+    await guide.getByRole('list', { name: 'Expressions' }).waitFor();
+    await page.waitForTimeout(300);
+    await screenshot(page, 'face-guide-intro-desktop');
+    await guide.getByRole('button', { name: 'Set Up Camera' }).click();
+    const startClip = guide.getByRole('button', { name: 'Start Recording' });
+    await expect.poll(() => startClip.isEnabled(), { timeout: 10_000 }).toBe(true);
+    await guide.getByRole('heading', { name: 'Neutral Expression' }).waitFor();
+    await startClip.click();
+    await guide.getByRole('progressbar', { name: 'Recording progress' }).waitFor();
+    await page.waitForTimeout(3000);
+    await screenshot(page, 'face-guide-recording-desktop');
+    await guide.getByRole('button', { name: 'Looks Good' }).waitFor({ timeout: 15_000 });
+    await guide.getByRole('button', { name: 'Record Again' }).waitFor();
+    await screenshot(page, 'face-guide-review-desktop');
+    await guide.getByRole('button', { name: 'Looks Good' }).click();
+    await expectToast(page, 'Expression Recorded');
+    await guide.getByRole('heading', { name: 'Happy Smile' }).waitFor();
+    await guide.getByText('Expression 2 of 5').waitFor();
+    await guide.getByRole('button', { name: 'Close' }).click();
+    await guide.waitFor({ state: 'detached' });
+
+    // Both uploaded clips are stored as face videos of this person.
+    const personId = /\/face-training\/(\d+)/.exec(page.url())![1];
+    const videos = (await (await context.request.get(`/api/people/${personId}/faceVideos`)).json()) as { name: string }[];
+    expect(videos.map((video) => video.name)).toEqual(expect.arrayContaining(['Grandma Rose - face', 'Grandma Rose - Neutral Expression']));
+
+    // --- Delete the person: gone from the list and from the server ----------------------------------
+    await page.getByRole('link', { name: 'Back to Profile' }).click();
+    await page.waitForURL((url) => url.pathname === '/people');
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    dialog = page.getByRole('alertdialog', { name: 'Delete Grandma Rose?' });
+    await dialog.getByRole('button', { name: 'Delete Person' }).click();
+    await expectToast(page, 'Person deleted successfully');
+    await page.getByText('No people yet').waitFor();
+    expect((await context.request.get(`/api/people/${personId}`)).status()).toBe(404);
+
+    // With nobody left, voice training asks for a person first; the deleted person's face page says why.
+    await page.goto('/voice-training');
+    await page.getByText('No people found').waitFor();
+    await page.getByRole('link', { name: 'Go to People Management' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Start Voice Training' }).isDisabled()).toBe(true);
+    await page.goto(`/face-training/${personId}`);
+    await page.getByRole('alert').getByText('Person not found').waitFor();
+    await page.getByRole('link', { name: 'Back to Home' }).waitFor();
+  }
+}

@@ -1,0 +1,34 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { FaceImage } from '@shared/api-types';
+import { apiRequest } from '@client/lib/api';
+import { notifyError, notifySuccess } from '@client/lib/notify';
+import { personFaceImagesQueryKey } from './use-person-face-images';
+import { userFaceImagesQueryKey } from './use-user-face-images';
+
+export interface NewFaceImage {
+  userId: number;
+  personId: number;
+  name: string;
+  /** A data URL: the camera's JPEG or the uploaded file. */
+  imageData: string;
+  isDefault: boolean;
+}
+
+export function createFaceImage(faceImage: NewFaceImage): Promise<FaceImage> {
+  return apiRequest<FaceImage>('POST', '/api/faceImages', faceImage);
+}
+
+export function useCreateFaceImage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createFaceImage,
+    onSuccess: async (_image, { userId, personId }) => {
+      notifySuccess('Face image added successfully');
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: personFaceImagesQueryKey(personId) }),
+        queryClient.invalidateQueries({ queryKey: userFaceImagesQueryKey(userId) }),
+      ]);
+    },
+    onError: (error) => notifyError(error.message),
+  });
+}

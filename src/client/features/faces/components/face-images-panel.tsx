@@ -1,0 +1,147 @@
+// A person's face images: add by camera or upload, add a face video, set the default, delete.
+import { Camera, Film, ScanFace, Star, Trash2 } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'wouter';
+import type { Person } from '@shared/api-types';
+import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
+import { Badge } from '@client/components/ui/badge';
+import { Button } from '@client/components/ui/button';
+import { Skeleton } from '@client/components/ui/skeleton';
+import { useDeleteFaceImage } from '../api/use-delete-face-image';
+import { personFaceImagesQueryKey, usePersonFaceImages } from '../api/use-person-face-images';
+import { isProcessing, usePersonFaceVideos } from '../api/use-person-face-videos';
+import { userFaceImagesQueryKey } from '../api/use-user-face-images';
+import { useSetDefaultFaceImage } from '../api/use-set-default-face-image';
+import { AddFaceImageDialog } from './add-face-image-dialog';
+import { AddFaceVideoDialog } from './add-face-video-dialog';
+
+export function FaceImagesPanel({ person }: { person: Person }) {
+  const faceImages = usePersonFaceImages(person.id);
+  const faceVideos = usePersonFaceVideos(person.id);
+  const setDefault = useSetDefaultFaceImage();
+  const remove = useDeleteFaceImage();
+  const [dialog, setDialog] = useState<'image' | 'video' | null>(null);
+  const images = faceImages.data ?? [];
+  const processing = (faceVideos.data ?? []).filter(isProcessing);
+  // Only the latest failures matter to the parent; older ones would clutter the panel.
+  const failed = (faceVideos.data ?? []).filter((video) => video.processingStatus === 'failed').slice(-2);
+  useRefreshWhenProcessed(person, processing.length);
+
+  return (
+    <div className="grid gap-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h3 className="text-lg font-semibold">{person.name}&apos;s Face Images</h3>
+        <div className="grid w-full grid-cols-1 gap-2 min-[420px]:flex min-[420px]:w-auto min-[420px]:flex-wrap">
+          <Button variant="outline" asChild>
+            <Link href={`/face-training/${person.id}`}>
+              <ScanFace aria-hidden="true" /> Face Training
+            </Link>
+          </Button>
+          <Button variant="outline" onClick={() => setDialog('video')}>
+            <Film aria-hidden="true" /> Add Face Video
+          </Button>
+          <Button onClick={() => setDialog('image')}>
+            <Camera aria-hidden="true" /> Add Face Image
+          </Button>
+        </div>
+      </div>
+
+      {processing.length > 0 && (
+        <p className="rounded-xl bg-sky/10 px-4 py-3 text-sm" role="status">
+          {processing.length === 1 ? '1 face video is' : `${processing.length} face videos are`} being processed. New face
+          images will appear here automatically.
+        </p>
+      )}
+      {failed.map((video) => (
+        <p key={video.id} className="rounded-xl bg-destructive/5 px-4 py-3 text-sm text-destructive" role="status">
+          {video.name} could not be processed{video.errorMessage ? `: ${video.errorMessage}` : '.'}
+        </p>
+      ))}
+
+      {faceImages.isLoading ? (
+        <div className="grid grid-cols-2 gap-3 sm:grid-cols-3" aria-busy="true">
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} className="aspect-square" />
+          ))}
+        </div>
+      ) : faceImages.isError ? (
+        <Alert variant="destructive">
+          <AlertTitle>Error</AlertTitle>
+          <AlertDescription>{faceImages.error.message}</AlertDescription>
+        </Alert>
+      ) : images.length === 0 ? (
+        <div className="grid justify-items-center gap-2 rounded-2xl border border-dashed bg-muted/40 p-8 text-center">
+          <ScanFace className="size-8 text-muted-foreground" aria-hidden="true" />
+          <p className="font-semibold">No face images yet</p>
+          <p className="max-w-sm text-sm text-muted-foreground">
+            Take a photo, upload one, or run Face Training to capture {person.name} from every angle.
+          </p>
+        </div>
+      ) : (
+        <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3" aria-label="Face images">
+          {images.map((image) => (
+            <li key={image.id} className="overflow-hidden rounded-xl border bg-card">
+              <div className="relative aspect-square bg-muted">
+                <img src={image.imageUrl} alt={image.name} loading="lazy" className="size-full object-cover" />
+                {image.isDefault && <Badge className="absolute top-2 left-2">Default</Badge>}
+              </div>
+              <div className="flex items-center gap-1 p-2">
+                <div className="min-w-0 flex-1">
+                  <p className="truncate text-sm font-medium">{image.name}</p>
+                  <p className="text-xs text-muted-foreground capitalize">{image.expressionType || 'unknown'}</p>
+                </div>
+                {!image.isDefault && (
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    className="size-8"
+                    aria-label={`Set ${image.name} as default`}
+                    title="Set as default"
+                    disabled={setDefault.isPending}
+                    onClick={() => setDefault.mutate(image)}
+                  >
+                    <Star aria-hidden="true" />
+                  </Button>
+                )}
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  className="size-8 text-destructive hover:text-destructive"
+                  aria-label={`Delete ${image.name}`}
+                  title="Delete"
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate(image)}
+                >
+                  <Trash2 aria-hidden="true" />
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <AddFaceImageDialog
+        person={person}
+        hasDefault={images.some((image) => image.isDefault)}
+        count={images.length}
+        open={dialog === 'image'}
+        onOpenChange={(open) => setDialog(open ? 'image' : null)}
+      />
+      <AddFaceVideoDialog person={person} open={dialog === 'video'} onOpenChange={(open) => setDialog(open ? 'video' : null)} />
+    </div>
+  );
+}
+
+/** When a face video finishes processing, its extracted faces are new face images: load them. */
+function useRefreshWhenProcessed(person: Person, processingCount: number) {
+  const queryClient = useQueryClient();
+  const previous = useRef(processingCount);
+  useEffect(() => {
+    if (processingCount < previous.current) {
+      void queryClient.invalidateQueries({ queryKey: personFaceImagesQueryKey(person.id) });
+      void queryClient.invalidateQueries({ queryKey: userFaceImagesQueryKey(person.userId) });
+    }
+    previous.current = processingCount;
+  }, [processingCount, person, queryClient]);
+}

@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import type { Person } from '@shared/api-types';
+import { mediaNameSchema } from '@shared/media-rules';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@client/components/ui/dialog';
+import { TextField } from '@client/components/ui/form-field';
+import { blobToDataUrl } from '@client/lib/media';
+import { notifySuccess } from '@client/lib/notify';
+import { useCreateVoiceRecording } from '../api/use-create-voice-recording';
+import type { Recording } from '../lib/use-voice-recorder';
+import { VoiceRecorder } from './voice-recorder';
+
+interface AddVoiceRecordingDialogProps {
+  person: Person;
+  /** A new recording is the default only when the person has none yet. */
+  hasDefault: boolean;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+export function AddVoiceRecordingDialog({ person, hasDefault, open, onOpenChange }: AddVoiceRecordingDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-lg">
+        <DialogHeader>
+          <DialogTitle>Add Voice Recording</DialogTitle>
+          <DialogDescription>
+            Record {person.name} speaking naturally for 5 to 30 seconds, in a quiet room.
+          </DialogDescription>
+        </DialogHeader>
+        {/* Mounted only while open, so the microphone is released when the dialog closes. */}
+        {open && <AddVoiceRecordingForm person={person} hasDefault={hasDefault} onDone={() => onOpenChange(false)} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function AddVoiceRecordingForm({ person, hasDefault, onDone }: { person: Person; hasDefault: boolean; onDone: () => void }) {
+  const [name, setName] = useState(`${person.name}'s Voice`);
+  const [nameError, setNameError] = useState<string>();
+  const create = useCreateVoiceRecording();
+
+  async function save(recording: Recording) {
+    const parsed = mediaNameSchema.safeParse(name);
+    if (!parsed.success) {
+      setNameError(parsed.error.issues[0]?.message);
+      throw new Error('invalid name');
+    }
+    setNameError(undefined);
+    await create.mutateAsync({
+      userId: person.userId,
+      personId: person.id,
+      name: parsed.data,
+      audioData: await blobToDataUrl(recording.blob),
+      duration: recording.duration,
+      isDefault: !hasDefault,
+    });
+    notifySuccess('Voice recording added successfully');
+    onDone();
+  }
+
+  return (
+    <div className="grid gap-4">
+      <TextField label="Recording Name" value={name} error={nameError} onChange={(event) => setName(event.target.value)} />
+      <VoiceRecorder onSave={save} saving={create.isPending} />
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+// A person's voice recordings (spec 01 §2): training, saved recordings with play/default/delete, and tips.
+import { Lightbulb, Mic, Plus, Star, Trash2, Wand2 } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import type { Person } from '@shared/api-types';
+import { MEDIA_MESSAGES } from '@shared/media-rules';
+import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
+import { Badge } from '@client/components/ui/badge';
+import { Button } from '@client/components/ui/button';
+import { Skeleton } from '@client/components/ui/skeleton';
+import { formatDuration } from '@client/lib/utils';
+import { useDeleteVoiceRecording } from '../api/use-delete-voice-recording';
+import { usePersonVoiceRecordings } from '../api/use-person-voice-recordings';
+import { useSetDefaultVoiceRecording } from '../api/use-set-default-voice-recording';
+import { AddVoiceRecordingDialog } from './add-voice-recording-dialog';
+import { AudioPlayButton } from './audio-play-button';
+
+export function VoiceRecordingsPanel({ person }: { person: Person }) {
+  const recordings = usePersonVoiceRecordings(person.id);
+  const setDefault = useSetDefaultVoiceRecording();
+  const remove = useDeleteVoiceRecording();
+  const [adding, setAdding] = useState(false);
+  const list = recordings.data ?? [];
+
+  return (
+    <div className="grid gap-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h3 className="text-lg font-semibold">{person.name}&apos;s Voice Recordings</h3>
+        <div className="grid w-full grid-cols-1 gap-2 min-[420px]:flex min-[420px]:w-auto min-[420px]:flex-wrap">
+          <Button variant="outline" asChild>
+            <Link href={`/voice-training/${person.id}`}>
+              <Wand2 aria-hidden="true" /> Voice Training
+            </Link>
+          </Button>
+          <Button onClick={() => setAdding(true)}>
+            <Plus aria-hidden="true" /> Add Recording
+          </Button>
+        </div>
+      </div>
+
+      <section aria-labelledby={`saved-recordings-${person.id}`} className="grid gap-3">
+        <h4 id={`saved-recordings-${person.id}`} className="text-sm font-semibold tracking-wide text-muted-foreground uppercase">
+          Saved Recordings
+        </h4>
+        {recordings.isLoading ? (
+          <div className="grid gap-2" aria-busy="true">
+            <Skeleton className="h-16" />
+            <Skeleton className="h-16" />
+          </div>
+        ) : recordings.isError ? (
+          <Alert variant="destructive">
+            <AlertTitle>{MEDIA_MESSAGES.loadVoiceRecordingsFailed}</AlertTitle>
+            <AlertDescription>{recordings.error.message}</AlertDescription>
+          </Alert>
+        ) : list.length === 0 ? (
+          <div className="grid justify-items-center gap-2 rounded-2xl border border-dashed bg-muted/40 p-8 text-center">
+            <Mic className="size-8 text-muted-foreground" aria-hidden="true" />
+            <p className="font-semibold">No voice recordings yet</p>
+            <p className="max-w-sm text-sm text-muted-foreground">
+              Use Voice Training for the best results, or add a single recording.
+            </p>
+          </div>
+        ) : (
+          <ul className="grid gap-2" aria-label="Saved recordings">
+            {list.map((recording) => (
+              <li key={recording.id} className="flex items-center gap-3 rounded-xl border bg-card p-3">
+                <AudioPlayButton src={recording.audioUrl} name={recording.name} />
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-medium">{recording.name}</p>
+                  <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
+                    <span className="tabular-nums">{formatDuration(recording.duration)}</span>
+                    {recording.type && (
+                      <Badge variant="outline" className="capitalize">
+                        {recording.type}
+                      </Badge>
+                    )}
+                    {recording.isDefault && <Badge>Default</Badge>}
+                  </div>
+                </div>
+                {!recording.isDefault && (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Set ${recording.name} as default`}
+                    disabled={setDefault.isPending}
+                    onClick={() => setDefault.mutate(recording)}
+                  >
+                    <Star aria-hidden="true" /> <span className="hidden sm:inline">Set default</span>
+                  </Button>
+                )}
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  className="text-destructive hover:text-destructive"
+                  aria-label={`Delete ${recording.name}`}
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate(recording)}
+                >
+                  <Trash2 aria-hidden="true" />
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <aside className="flex gap-3 rounded-2xl border border-[#f1d58a] bg-sunshine/15 p-4 text-sm">
+        <Lightbulb className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
+        <div className="grid gap-1">
+          <p className="font-semibold">Tips for great recordings</p>
+          <ul className="list-disc space-y-0.5 pl-4 text-muted-foreground">
+            <li>Record in a quiet room, away from fans, TVs and echoes.</li>
+            <li>Speak naturally, the way you would to your child.</li>
+            <li>Several recordings with different moods make the voice more lifelike.</li>
+          </ul>
+        </div>
+      </aside>
+
+      <AddVoiceRecordingDialog person={person} hasDefault={list.some((r) => r.isDefault)} open={adding} onOpenChange={setAdding} />
+    </div>
+  );
+}

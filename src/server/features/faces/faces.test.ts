@@ -1,0 +1,366 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
+import { MESSAGES } from '../../../shared/validation';
+import { faceImages, faceVideos } from '../../db/schema';
+import { testDatabases } from '../../testing/databases';
+import { dataUrl, filesUnder, fixtures } from '../../testing/media-fixtures';
+import { type Member, memberWithPerson, multipart } from '../../testing/people-kit';
+import { type TestApp, createTestApp, json } from '../../testing/test-app';
+import path from 'node:path';
+
+const databases = await testDatabases();
+
+interface FaceImageJson {
+  id: number;
+  imageUrl: string;
+  isDefault: boolean;
+  name: string;
+  personId: number;
+  userId: number;
+  createdAt: string;
+  expressionType: string;
+}
+
+describe.each(databases)('face images and face videos API on $name', (testDatabase) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(testDatabase);
+    await t.client().register(); // the first account is the admin
+  });
+  afterAll(() => t?.close());
+
+  const jpegUrl = () => dataUrl(fixtures.jpeg(), 'image/jpeg');
+  const addImage = async (m: Member, extra: Record<string, unknown> = {}) => {
+    const response = await m.client.post('/api/faceImages', { personId: m.personId, userId: m.userId, name: 'Front', imageData: jpegUrl(), ...extra });
+    expect(response.statusCode, response.body).toBe(201);
+    return json<FaceImageJson>(response);
+  };
+  const imagesOf = async (m: Member) => json<FaceImageJson[]>(await m.client.get(`/api/people/${m.personId}/faceImages`));
+  const userFiles = (userId: number) => filesUnder(t.storage.root).filter((file) => file.split(path.sep)[1] === String(userId));
+  const tmpFiles = () => filesUnder(path.join(t.dataDir, 'tmp'));
+
+  describe('face images', () => {
+    it('stores a JPEG or PNG for its owner, by URL, never echoing the data', async () => {
+      const m = await memberWithPerson(t);
+      const image = await addImage(m, { expressionType: 'smile' });
+      expect(image).toMatchObject({ personId: m.personId, userId: m.userId, name: 'Front', isDefault: true, expressionType: 'smile' });
+      expect(image.imageUrl).toMatch(new RegExp(`^/api/media/face-images/${m.userId}/[0-9a-f-]{36}\\.jpg$`));
+      expect(JSON.stringify(image)).not.toContain('imageData');
+      expect(JSON.stringify(image)).not.toContain('base64');
+      const png = await addImage(m, { imageData: dataUrl(fixtures.png(), 'image/png'), name: 'Side' });
+      expect(png.imageUrl).toMatch(/\.png$/);
+      expect(png.isDefault).toBe(false);
+      expect(userFiles(m.userId)).toHaveLength(2);
+      expect((await imagesOf(m)).map((i) => i.name)).toEqual(['Front', 'Side']);
+      expect(json<unknown[]>(await m.client.get(`/api/users/${m.userId}/faceImages`))).toHaveLength(2);
+    });
+
+    it('streams a stored image back to its owner only (Range → 206)', async () => {
+      const m = await memberWithPerson(t);
+      const other = await memberWithPerson(t);
+      const { imageUrl } = await addImage(m);
+      const full = await m.client.get(imageUrl);
+      expect(full.statusCode).toBe(200);
+      expect(full.headers['content-type']).toBe('image/jpeg');
+      expect(full.rawPayload.equals(fixtures.jpeg())).toBe(true);
+      const range = await m.client.request('GET', imageUrl, undefined, { range: 'bytes=0-99' });
+      expect(range.statusCode).toBe(206);
+      expect(range.rawPayload).toHaveLength(100);
+      expect((await other.client.get(imageUrl)).statusCode).toBe(403);
+      expect((await t.client().get(imageUrl)).statusCode).toBe(401);
+    });
+
+    it('makes the first image default, lets another take it, and passes it on when the default is deleted', async () => {
+      const m = await memberWithPerson(t);
+      const first = await addImage(m, { name: 'One' });
+      const second = await addImage(m, { name: 'Two' });
+      expect([first.isDefault, second.isDefault]).toEqual([true, false]);
+      // The wizard/camera can send isDefault: true: it takes the default.
+      const third = await addImage(m, { name: 'Three', isDefault: true });
+      expect(third.isDefault).toBe(true);
+      expect((await imagesOf(m)).filter((i) => i.isDefault).map((i) => i.name)).toEqual(['Three']);
+
+      const set = await m.client.patch(`/api/faceImages/${first.id}/setDefault`);
+      expect(set.statusCode).toBe(200);
+      expect(json(set)).toMatchObject({ id: first.id, isDefault: true });
+      expect((await imagesOf(m)).filter((i) => i.isDefault).map((i) => i.name)).toEqual(['One']);
+
+      // Deleting the default: the newest remaining image becomes default.
+      expect((await m.client.delete(`/api/faceImages/${first.id}`)).statusCode).toBe(204);
+      expect((await imagesOf(m)).map((i) => [i.name, i.isDefault])).toEqual([
+        ['Two', false],
+        ['Three', true],
+      ]);
+      expect((await m.client.get(first.imageUrl)).statusCode).toBe(404);
+      expect(userFiles(m.userId)).toHaveLength(2);
+      // Deleting a non-default leaves the default alone.
+      expect((await m.client.delete(`/api/faceImages/${second.id}`)).statusCode).toBe(204);
+      expect((await imagesOf(m)).map((i) => [i.name, i.isDefault])).toEqual([['Three', true]]);
+    });
+
+    it('checks the content, not the declared type, and leaves nothing on disk when it fails', async () => {
+      const m = await memberWithPerson(t);
+      const cases: [string, unknown, number, string][] = [
+        ['text declared image/png', dataUrl('hello, this is not a picture at all', 'image/png'), 400, MEDIA_MESSAGES.invalidImageType],
+        ['an MP4 declared image/jpeg', dataUrl(fixtures.mp4(), 'image/jpeg'), 400, MEDIA_MESSAGES.invalidImageType],
+        ['a WAV declared image/jpeg', dataUrl(fixtures.wavTone(6), 'image/jpeg'), 400, MEDIA_MESSAGES.invalidImageType],
+        ['a truncated JPEG', dataUrl(fixtures.jpeg().subarray(0, 2000), 'image/jpeg'), 400, MEDIA_MESSAGES.unreadableMedia],
+        ['an empty data URL', 'data:image/jpeg;base64,', 400, MEDIA_MESSAGES.emptyFile],
+        ['a payload that is not base64', 'data:image/jpeg;base64,@@@not*base64!!', 400, MEDIA_MESSAGES.notBase64],
+        ['a data URL without ;base64', 'data:image/jpeg,rawbytes', 400, MEDIA_MESSAGES.notBase64],
+        ['a plain string', 'just text', 400, MEDIA_MESSAGES.notBase64],
+        ['a missing imageData', undefined, 400, MEDIA_MESSAGES.notBase64],
+        ['a 5 MB + 1 byte image', dataUrl(Buffer.concat([fixtures.jpeg(), Buffer.alloc(MEDIA_LIMITS.imageMaxBytes)]), 'image/jpeg'), 413, MEDIA_MESSAGES.imageTooLarge],
+        ['a body over the route limit', dataUrl(Buffer.alloc(7 * 1024 * 1024), 'image/jpeg'), 413, MEDIA_MESSAGES.imageTooLarge],
+      ];
+      for (const [label, imageData, status, message] of cases) {
+        const response = await m.client.post('/api/faceImages', { personId: m.personId, name: 'Bad', imageData });
+        expect(response.statusCode, label).toBe(status);
+        expect(json(response), label).toEqual({ message });
+      }
+      expect(await imagesOf(m)).toEqual([]);
+      expect(userFiles(m.userId)).toEqual([]);
+      expect(tmpFiles()).toEqual([]);
+    });
+
+    it.each([
+      ['a 1-character name is fine', 'A', 201],
+      ['a 10,000-character name is too long', 'A'.repeat(10_000), 400],
+      ['an empty name', '', 400],
+    ])('names: %s', async (_label, name, status) => {
+      const m = await memberWithPerson(t);
+      const response = await m.client.post('/api/faceImages', { personId: m.personId, name, imageData: jpegUrl() });
+      expect(response.statusCode).toBe(status);
+      if (status === 400) expect(userFiles(m.userId)).toEqual([]);
+    });
+
+    it("refuses another user's person, rows and ids (403), unknown people (404), bad ids (400)", async () => {
+      const owner = await memberWithPerson(t);
+      const other = await memberWithPerson(t);
+      const image = await addImage(owner);
+
+      const onOthersPerson = await other.client.post('/api/faceImages', { personId: owner.personId, name: 'X', imageData: jpegUrl() });
+      expect(onOthersPerson.statusCode).toBe(403);
+      const asOtherUser = await other.client.post('/api/faceImages', { personId: other.personId, userId: owner.userId, name: 'X', imageData: jpegUrl() });
+      expect(asOtherUser.statusCode).toBe(403);
+      const unknown = await other.client.post('/api/faceImages', { personId: 999_999, name: 'X', imageData: jpegUrl() });
+      expect(unknown.statusCode).toBe(404);
+      expect(json(unknown)).toEqual({ message: MEDIA_MESSAGES.personNotFound });
+      const badPerson = await other.client.post('/api/faceImages', { personId: 'abc', name: 'X', imageData: jpegUrl() });
+      expect(badPerson.statusCode).toBe(400);
+      expect(json(badPerson)).toEqual({ message: MESSAGES.invalidId });
+      expect(userFiles(other.userId)).toEqual([]);
+
+      expect((await other.client.get(`/api/people/${owner.personId}/faceImages`)).statusCode).toBe(403);
+      expect((await other.client.get(`/api/users/${owner.userId}/faceImages`)).statusCode).toBe(403);
+      expect((await other.client.patch(`/api/faceImages/${image.id}/setDefault`)).statusCode).toBe(403);
+      expect((await other.client.delete(`/api/faceImages/${image.id}`)).statusCode).toBe(403);
+      expect((await owner.client.get(image.imageUrl)).statusCode).toBe(200);
+      expect(await imagesOf(owner)).toEqual([image]);
+
+      for (const [method, url] of [
+        ['PATCH', '/api/faceImages/abc/setDefault'],
+        ['DELETE', '/api/faceImages/abc'],
+        ['GET', '/api/people/abc/faceImages'],
+        ['GET', '/api/users/abc/faceImages'],
+      ] as const) {
+        const response = await owner.client.request(method, url);
+        expect(response.statusCode, url).toBe(400);
+        expect(json(response)).toEqual({ message: MESSAGES.invalidId });
+      }
+      expect((await owner.client.delete('/api/faceImages/999999')).statusCode).toBe(404);
+    });
+
+    it('answers 401 to a signed-out visitor on every call', async () => {
+      const m = await memberWithPerson(t);
+      const image = await addImage(m);
+      const visitor = t.client();
+      for (const [method, url, body] of [
+        ['GET', `/api/users/${m.userId}/faceImages`],
+        ['GET', `/api/people/${m.personId}/faceImages`],
+        ['POST', '/api/faceImages', { personId: m.personId, name: 'X', imageData: jpegUrl() }],
+        ['PATCH', `/api/faceImages/${image.id}/setDefault`],
+        ['DELETE', `/api/faceImages/${image.id}`],
+        ['GET', `/api/users/${m.userId}/faceVideos`],
+        ['GET', `/api/people/${m.personId}/faceVideos`],
+        ['POST', '/api/faceVideos', { personId: m.personId, name: 'X', videoData: dataUrl(fixtures.mp4(), 'video/mp4') }],
+        ['DELETE', '/api/faceVideos/1'],
+      ] as const) {
+        expect((await visitor.request(method, url, body)).statusCode, `${method} ${url}`).toBe(401);
+      }
+      const upload = multipart([
+        { name: 'personId', value: String(m.personId) },
+        { name: 'video', filename: 'a.mp4', type: 'video/mp4', content: fixtures.mp4() },
+      ]);
+      expect((await visitor.request('POST', '/api/upload/video', upload.payload, upload.headers)).statusCode).toBe(401);
+      expect(userFiles(m.userId)).toHaveLength(1);
+    });
+  });
+
+  describe('face videos', () => {
+    const mp4Url = () => dataUrl(fixtures.mp4(), 'video/mp4');
+
+    it('saves an inline face video as pending, with its measured duration', async () => {
+      const m = await memberWithPerson(t);
+      const response = await m.client.post('/api/faceVideos', {
+        userId: m.userId,
+        personId: m.personId,
+        name: 'Grandma Rose - Smile',
+        videoData: mp4Url(),
+        expressionType: 'smile',
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      const video = json(response);
+      expect(video).toMatchObject({
+        personId: m.personId,
+        name: 'Grandma Rose - Smile',
+        expressionType: 'smile',
+        processingStatus: 'pending',
+        isProcessed: false,
+        extractedFacesCount: 0,
+        errorMessage: null,
+      });
+      expect(video.duration).toBeCloseTo(2, 0);
+      expect(video.videoUrl).toMatch(/^\/api\/media\/face-videos\/\d+\/[0-9a-f-]{36}\.mp4$/);
+      expect(JSON.stringify(video)).not.toContain('base64');
+      const range = await m.client.request('GET', video.videoUrl as string, undefined, { range: 'bytes=10-' });
+      expect(range.statusCode).toBe(206);
+      expect(json<unknown[]>(await m.client.get(`/api/people/${m.personId}/faceVideos`))).toHaveLength(1);
+      expect(json<unknown[]>(await m.client.get(`/api/users/${m.userId}/faceVideos`))).toHaveLength(1);
+      // No face extraction is faked: the row stays pending until the job issue plugs in the worker.
+      const [row] = await t.database.db.select().from(faceVideos).where(eq(faceVideos.id, video.id as number));
+      expect(row?.processingStatus).toBe('pending');
+      expect(await t.database.db.select().from(faceImages).where(eq(faceImages.personId, m.personId))).toEqual([]);
+    });
+
+    it('rejects wrong, damaged, empty and oversize inline videos, leaving nothing behind', async () => {
+      const m = await memberWithPerson(t);
+      const cases: [string, unknown, number, string][] = [
+        ['a JPEG declared video/mp4', jpegUrl().replace('image/jpeg', 'video/mp4'), 400, MEDIA_MESSAGES.invalidVideoType],
+        ['text declared video/webm', dataUrl('not a video, just words here', 'video/webm'), 400, MEDIA_MESSAGES.invalidVideoType],
+        ['audio-only WebM', dataUrl(fixtures.webmTone(6), 'video/webm'), 400, MEDIA_MESSAGES.invalidVideoType],
+        ['a truncated MP4', dataUrl(fixtures.mp4().subarray(0, 3000), 'video/mp4'), 400, MEDIA_MESSAGES.unreadableMedia],
+        ['an empty data URL', 'data:video/mp4;base64,', 400, MEDIA_MESSAGES.emptyFile],
+        ['no video at all', undefined, 400, MEDIA_MESSAGES.noVideoSelected],
+        ['not base64', 'data:video/mp4;base64,%%%%', 400, MEDIA_MESSAGES.notBase64],
+        ['an inline video over 20 MB', dataUrl(Buffer.alloc(MEDIA_LIMITS.inlineVideoMaxBytes + 1), 'video/mp4'), 413, MEDIA_MESSAGES.videoDataTooLarge],
+        ['a body over the route limit', dataUrl(Buffer.alloc(MEDIA_LIMITS.inlineVideoMaxBytes + 2 * 1024 * 1024), 'video/mp4'), 413, MEDIA_MESSAGES.videoDataTooLarge],
+      ];
+      for (const [label, videoData, status, message] of cases) {
+        const response = await m.client.post('/api/faceVideos', { personId: m.personId, name: 'Bad', expressionType: 'neutral', videoData });
+        expect(response.statusCode, label).toBe(status);
+        expect(json(response), label).toEqual({ message });
+      }
+      expect(json<unknown[]>(await m.client.get(`/api/people/${m.personId}/faceVideos`))).toEqual([]);
+      expect(userFiles(m.userId)).toEqual([]);
+      expect(tmpFiles()).toEqual([]);
+    });
+
+    it("refuses another user's person and videos, and deletes a video with its file", async () => {
+      const owner = await memberWithPerson(t);
+      const other = await memberWithPerson(t);
+      const created = json<{ id: number; videoUrl: string }>(
+        await owner.client.post('/api/faceVideos', { personId: owner.personId, name: 'Neutral', expressionType: 'neutral', videoData: mp4Url() }),
+      );
+      expect((await other.client.post('/api/faceVideos', { personId: owner.personId, name: 'X', expressionType: 'neutral', videoData: mp4Url() })).statusCode).toBe(403);
+      expect((await other.client.get(`/api/people/${owner.personId}/faceVideos`)).statusCode).toBe(403);
+      expect((await other.client.get(`/api/users/${owner.userId}/faceVideos`)).statusCode).toBe(403);
+      expect((await other.client.delete(`/api/faceVideos/${created.id}`)).statusCode).toBe(403);
+      expect((await other.client.get(created.videoUrl)).statusCode).toBe(403);
+      expect((await owner.client.delete('/api/faceVideos/abc')).statusCode).toBe(400);
+      expect(userFiles(other.userId)).toEqual([]);
+
+      expect(userFiles(owner.userId)).toHaveLength(1);
+      expect((await owner.client.delete(`/api/faceVideos/${created.id}`)).statusCode).toBe(204);
+      expect(userFiles(owner.userId)).toEqual([]);
+      expect((await owner.client.delete(`/api/faceVideos/${created.id}`)).statusCode).toBe(404);
+    });
+  });
+
+  describe('POST /api/upload/video', () => {
+    const upload = (m: Member, parts: Parameters<typeof multipart>[0]) => {
+      const body = multipart(parts);
+      return m.client.request('POST', '/api/upload/video', body.payload, body.headers);
+    };
+    const video = (content: Buffer | number = fixtures.mp4(), type = 'video/mp4') => ({ name: 'video', filename: 'face.mp4', type, content });
+
+    it('streams a video to storage (file first, as the spec orders the fields) and saves it as a face video', async () => {
+      const m = await memberWithPerson(t);
+      const response = await upload(m, [video(), { name: 'personId', value: String(m.personId) }, { name: 'userId', value: String(m.userId) }]);
+      expect(response.statusCode, response.body).toBe(201);
+      const { videoUrl, videoData } = json<{ videoUrl: string; videoData: string }>(response);
+      expect(videoUrl).toMatch(new RegExp(`^/api/media/face-videos/${m.userId}/[0-9a-f-]{36}\\.mp4$`));
+      expect(videoData).toBe(videoUrl);
+      expect(tmpFiles()).toEqual([]);
+      expect((await m.client.request('GET', videoUrl, undefined, { range: 'bytes=0-9' })).statusCode).toBe(206);
+
+      const saved = await m.client.post('/api/faceVideos', { personId: m.personId, name: 'Talk', expressionType: 'talking', videoUrl });
+      expect(saved.statusCode, saved.body).toBe(201);
+      expect(json(saved)).toMatchObject({ videoUrl, processingStatus: 'pending', expressionType: 'talking' });
+      // The URL can also come back in videoData (what the upload answered); one upload makes one face video.
+      const again = await m.client.post('/api/faceVideos', { personId: m.personId, name: 'Talk', expressionType: 'talking', videoData });
+      expect(again.statusCode).toBe(409);
+      expect(json(again)).toEqual({ message: MEDIA_MESSAGES.uploadAlreadyUsed });
+
+      // Another user cannot claim the upload, nor read it.
+      const other = await memberWithPerson(t);
+      const claimed = await other.client.post('/api/faceVideos', { personId: other.personId, name: 'Mine', expressionType: 'neutral', videoUrl });
+      expect(claimed.statusCode).toBe(400);
+      expect(json(claimed)).toEqual({ message: MEDIA_MESSAGES.uploadNotFound });
+      expect((await other.client.get(videoUrl)).statusCode).toBe(403);
+      const invented = await m.client.post('/api/faceVideos', {
+        personId: m.personId,
+        name: 'X',
+        expressionType: 'neutral',
+        videoUrl: `/api/media/face-videos/${m.userId}/00000000-0000-4000-8000-000000000000.mp4`,
+      });
+      expect(invented.statusCode).toBe(400);
+    });
+
+    it('rejects a wrong type, a damaged file, a missing file, and another user’s person, leaving nothing behind', async () => {
+      const m = await memberWithPerson(t);
+      const other = await memberWithPerson(t);
+      const person = { name: 'personId', value: String(m.personId) };
+      const cases: [string, Parameters<typeof multipart>[0], number, string][] = [
+        ['text named .mp4', [person, video(Buffer.from('this is only text pretending to be an mp4 file'))], 400, MEDIA_MESSAGES.invalidVideoType],
+        ['a JPEG as video/mp4', [person, video(fixtures.jpeg())], 400, MEDIA_MESSAGES.invalidVideoType],
+        ['a truncated MP4', [person, video(fixtures.mp4().subarray(0, 3000))], 400, MEDIA_MESSAGES.unreadableMedia],
+        ['an empty file', [person, video(Buffer.alloc(0))], 400, MEDIA_MESSAGES.emptyFile],
+        ['no file', [person], 400, MEDIA_MESSAGES.noVideoSelected],
+        ['no person', [video()], 400, 'Please choose a person'],
+        ['a non-numeric person', [{ name: 'personId', value: 'abc' }, video()], 400, MESSAGES.invalidId],
+        ['another user’s person', [{ name: 'personId', value: String(other.personId) }, video()], 403, MESSAGES.forbidden],
+        ['another userId', [person, { name: 'userId', value: String(other.userId) }, video()], 403, MESSAGES.forbidden],
+        ['an unknown person', [{ name: 'personId', value: '999999' }, video()], 404, MEDIA_MESSAGES.personNotFound],
+      ];
+      for (const [label, parts, status, message] of cases) {
+        const response = await upload(m, parts);
+        expect(response.statusCode, label).toBe(status);
+        expect(json(response), label).toEqual({ message });
+      }
+      expect(userFiles(m.userId)).toEqual([]);
+      expect(tmpFiles()).toEqual([]);
+    });
+
+    it('rejects a file over 100 MB while streaming (413, spec message), leaving nothing on disk', async () => {
+      const m = await memberWithPerson(t);
+      const started = Date.now();
+      const response = await upload(m, [{ name: 'personId', value: String(m.personId) }, video(Buffer.concat([fixtures.mp4(), Buffer.alloc(MEDIA_LIMITS.videoMaxBytes + 1 - fixtures.mp4().length)]))]);
+      expect(response.statusCode).toBe(413);
+      expect(json(response)).toEqual({ message: 'Maximum file size is 100MB' });
+      expect(userFiles(m.userId)).toEqual([]);
+      expect(tmpFiles()).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    });
+
+    it('accepts a file of exactly 100 MB up to the limit check (then judges its content)', async () => {
+      const m = await memberWithPerson(t);
+      const response = await upload(m, [{ name: 'personId', value: String(m.personId) }, video(MEDIA_LIMITS.videoMaxBytes)]);
+      // Zeros are not a video: it got past the size check and failed on content.
+      expect(response.statusCode).toBe(400);
+      expect(json(response)).toEqual({ message: MEDIA_MESSAGES.invalidVideoType });
+      expect(tmpFiles()).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,70 @@
+// People: the family members whose faces and voices are recorded. Creating one respects the plan's
+// limit; deleting one deletes their face images, face videos and voice recordings, rows and files.
+import { asc, count, eq } from 'drizzle-orm';
+import type { Person } from '../../../shared/api-types';
+import { type PersonInput, peopleLimitMessage } from '../../../shared/media-rules';
+import { planById } from '../../../shared/plans';
+import type { Db } from '../../db/open';
+import { type UserRow, faceImages, faceVideos, people, users, voiceRecordings } from '../../db/schema';
+import { forbidden, notFound } from '../../http/errors';
+import type { Storage } from '../../storage/storage';
+import { MEDIA_MESSAGES } from '../../../shared/media-rules';
+import type { PersonRow } from './access';
+
+export function toPerson(row: PersonRow): Person {
+  return {
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    relationship: row.relationship,
+    avatarUrl: row.avatarUrl,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function listPeople(db: Db, userId: number): Promise<PersonRow[]> {
+  return db.select().from(people).where(eq(people.userId, userId)).orderBy(asc(people.createdAt), asc(people.id));
+}
+
+/**
+ * Adds a person within the plan's limit. The user's row is locked while counting, so two requests at
+ * once cannot both take the last place. Admins are exempt: they run the installation (and test it),
+ * and a limit on their own family would only get in their way.
+ */
+export async function createPerson(db: Db, user: UserRow, input: PersonInput): Promise<PersonRow> {
+  return db.transaction(async (tx) => {
+    const [owner] = await tx.select({ plan: users.plan, role: users.role }).from(users).where(eq(users.id, user.id)).for('update');
+    if (!owner) throw notFound('User not found');
+    if (owner.role !== 'admin') {
+      const plan = planById(owner.plan);
+      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(people).where(eq(people.userId, user.id));
+      if (n >= plan.maxPeople) throw forbidden(peopleLimitMessage(plan.name, plan.maxPeople));
+    }
+    const [row] = await tx.insert(people).values({ userId: user.id, name: input.name, relationship: input.relationship }).returning();
+    return row!;
+  });
+}
+
+export async function updatePerson(db: Db, personId: number, changes: Partial<PersonInput>): Promise<PersonRow> {
+  const [row] = await db.update(people).set(changes).where(eq(people.id, personId)).returning();
+  if (!row) throw notFound(MEDIA_MESSAGES.personNotFound);
+  return row;
+}
+
+/**
+ * Deletes the person (the database cascades to their face images, face videos and voice recordings),
+ * then their files. URLs are collected in the same transaction, with the person locked, so a file
+ * added meanwhile either is collected or fails its insert (and removes itself).
+ */
+export async function deletePerson(db: Db, storage: Storage, personId: number): Promise<void> {
+  const urls = await db.transaction(async (tx) => {
+    const [locked] = await tx.select({ id: people.id }).from(people).where(eq(people.id, personId)).for('update');
+    if (!locked) throw notFound(MEDIA_MESSAGES.personNotFound);
+    const images = await tx.select({ url: faceImages.imageUrl }).from(faceImages).where(eq(faceImages.personId, personId));
+    const videos = await tx.select({ url: faceVideos.videoUrl }).from(faceVideos).where(eq(faceVideos.personId, personId));
+    const voices = await tx.select({ url: voiceRecordings.audioUrl }).from(voiceRecordings).where(eq(voiceRecordings.personId, personId));
+    const [person] = await tx.delete(people).where(eq(people.id, personId)).returning({ avatarUrl: people.avatarUrl });
+    return [...images, ...videos, ...voices].map((row) => row.url).concat(person?.avatarUrl ?? null);
+  });
+  await Promise.all(urls.map((url) => storage.removeUrl(url)));
+}
