@@ -15,7 +15,7 @@ const PlayerPage = lazy(() => import('@client/features/videos/pages/player-page'
 const SavedVideosPage = lazy(() => import('@client/features/videos/pages/saved-videos-page'));
 const UploadTestPage = lazy(() => import('@client/features/videos/pages/upload-test-page'));
 const VoiceOnlyPage = lazy(() => import('@client/features/videos/pages/voice-only-page'));
-const DemoPage = lazy(() => import('@client/features/videos/pages/demo-page'));
+const DemoPage = lazy(() => import('@client/features/templates/pages/demo-page'));
 const PeoplePage = lazy(() => import('@client/features/people/pages/people-page'));
 const CheckoutPage = lazy(() => import('@client/features/payments/pages/checkout-page'));
 const VoiceTrainingPage = lazy(() => import('@client/features/voices/pages/voice-training-page'));

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { VideoTemplate } from '../types';
+import type { VideoTemplate } from '@shared/api-types';
 
 export const featuredTemplatesQueryKey = ['/api/videoTemplates/featured'] as const;
 

@@ -5,7 +5,7 @@ import { formatDollars } from '@shared/plans';
 import { Badge } from '@client/components/ui/badge';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { formatDuration } from '@client/lib/utils';
-import type { VideoTemplate } from '../types';
+import type { VideoTemplate } from '@shared/api-types';
 
 /** A featured template; choosing it opens the creation screen for that template. */
 export function FeaturedTemplateCard({ template }: { template: VideoTemplate }) {

@@ -1,0 +1,104 @@
+// Analytics tab: real figures from GET /api/admin/analytics (decisions page).
+import { formatPrice } from '@shared/prices';
+import { Card, CardContent, CardHeader, CardTitle } from '@client/components/ui/card';
+import { Skeleton } from '@client/components/ui/skeleton';
+import { useAdminAnalytics } from '../api/use-admin-analytics';
+
+function Figure({ label, value }: { label: string; value: string | number }) {
+  return (
+    <div className="rounded-2xl border bg-card p-4" role="group" aria-label={label}>
+      <div className="text-sm text-muted-foreground">{label}</div>
+      <div className="mt-1 text-2xl font-bold tabular-nums" data-testid={`figure-${label}`}>
+        {value}
+      </div>
+    </div>
+  );
+}
+
+export function AnalyticsTab() {
+  const { data, isLoading, error } = useAdminAnalytics();
+  if (error) return <p className="text-destructive">{error.message}</p>;
+  if (isLoading || !data) {
+    return (
+      <div className="grid grid-cols-2 gap-4 md:grid-cols-4" aria-busy="true">
+        {Array.from({ length: 8 }, (_, index) => (
+          <Skeleton key={index} className="h-20" />
+        ))}
+      </div>
+    );
+  }
+  const { totals } = data;
+  const busiest = Math.max(1, ...data.weekly.map((week) => week.videos));
+  return (
+    <div className="grid gap-6">
+      <div className="grid grid-cols-2 gap-4 md:grid-cols-4">
+        <Figure label="Users" value={totals.users} />
+        <Figure label="People" value={totals.people} />
+        <Figure label="Templates" value={totals.templates} />
+        <Figure label="Videos created" value={totals.videos} />
+        <Figure label="Completed renders" value={totals.completedVideos} />
+        <Figure label="Failed renders" value={totals.failedVideos} />
+        <Figure label="Purchases" value={totals.purchases} />
+        <Figure label="Revenue" value={formatPrice(totals.revenue)} />
+      </div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Videos created per week</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <ol className="grid gap-2 text-sm" aria-label="Videos created per week">
+              {data.weekly.map((week) => (
+                <li key={week.weekStart} className="grid grid-cols-[6.5rem_1fr_2.5rem] items-center gap-3">
+                  <span className="text-muted-foreground">Week of {week.weekStart.slice(5)}</span>
+                  <span className="h-3 rounded-full bg-muted">
+                    <span className="block h-full rounded-full bg-primary" style={{ width: `${(week.videos / busiest) * 100}%` }} />
+                  </span>
+                  <span className="text-right tabular-nums">{week.videos}</span>
+                </li>
+              ))}
+            </ol>
+            <p className="mt-4 text-xs text-muted-foreground">
+              Sign-ups in these 8 weeks: {data.weekly.reduce((sum, week) => sum + week.signups, 0)}. In progress now:{' '}
+              {totals.inProgressVideos}.
+            </p>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Top templates</CardTitle>
+          </CardHeader>
+          <CardContent>
+            {data.topTemplates.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No videos or purchases yet.</p>
+            ) : (
+              <table className="w-full text-left text-sm">
+                <thead className="text-xs text-muted-foreground uppercase">
+                  <tr>
+                    <th scope="col" className="pb-2 font-medium">Template</th>
+                    <th scope="col" className="pb-2 text-right font-medium">Videos</th>
+                    <th scope="col" className="pb-2 text-right font-medium">Purchases</th>
+                    <th scope="col" className="pb-2 text-right font-medium">Revenue</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.topTemplates.map((template) => (
+                    <tr key={template.id} className="border-t">
+                      <td className="py-2">{template.title}</td>
+                      <td className="py-2 text-right tabular-nums">{template.videos}</td>
+                      <td className="py-2 text-right tabular-nums">{template.purchases}</td>
+                      <td className="py-2 text-right tabular-nums">{formatPrice(template.revenue)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <p className="mt-4 text-xs text-muted-foreground">
+              Users by plan: Free {data.usersByPlan.free}, Premium {data.usersByPlan.premium}, Family Pack {data.usersByPlan.family}.
+            </p>
+          </CardContent>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+// The simple add/edit template form (spec 02 §5): every text field required, duration a whole number
+// of seconds, price in dollars (steps of 0.01) shown for premium templates; un-ticking premium resets
+// the price to 0. The same shared schema checks it here and on the server.
+import { useState, type FormEvent } from 'react';
+import type { VideoTemplate } from '@shared/api-types';
+import {
+  DEFAULT_AGE_RANGE,
+  DEFAULT_CATEGORY,
+  QUICK_FORM_AGE_RANGES,
+  QUICK_FORM_CATEGORIES,
+  templateCreateSchema,
+  type TemplateCreateInput,
+} from '@shared/template-rules';
+import { Button } from '@client/components/ui/button';
+import { TextField } from '@client/components/ui/form-field';
+import { Spinner } from '@client/components/ui/spinner';
+import { useCreateTemplate, useUpdateTemplate } from '../api/use-admin-templates';
+import { CheckboxField, SelectField, TextAreaField, fieldErrors } from './form-bits';
+
+interface Values {
+  title: string;
+  description: string;
+  category: string;
+  ageRange: string;
+  duration: string;
+  thumbnailUrl: string;
+  videoUrl: string;
+  featured: boolean;
+  isPremium: boolean;
+  price: string;
+  voiceOnly: boolean;
+}
+
+function initialValues(template?: VideoTemplate): Values {
+  return {
+    title: template?.title ?? '',
+    description: template?.description ?? '',
+    category: template?.category ?? DEFAULT_CATEGORY,
+    ageRange: template?.ageRange ?? DEFAULT_AGE_RANGE,
+    duration: template ? String(template.duration) : '',
+    thumbnailUrl: template?.thumbnailUrl ?? '',
+    videoUrl: template?.videoUrl ?? '',
+    featured: template?.featured ?? false,
+    isPremium: template?.isPremium ?? false,
+    price: template?.price != null ? template.price.toFixed(2) : '0',
+    voiceOnly: template?.voiceOnly ?? false,
+  };
+}
+
+export function TemplateQuickForm({ template, onDone }: { template?: VideoTemplate; onDone(): void }) {
+  const [values, setValues] = useState<Values>(() => initialValues(template));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const create = useCreateTemplate();
+  const update = useUpdateTemplate();
+  const pending = create.isPending || update.isPending;
+  const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((current) => ({ ...current, [key]: value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const input: TemplateCreateInput = { ...values, price: values.isPremium ? values.price : null };
+    const parsed = templateCreateSchema.safeParse(input);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues));
+      return;
+    }
+    setErrors({});
+    try {
+      if (template) await update.mutateAsync({ id: template.id, changes: input });
+      else await create.mutateAsync(input);
+      onDone();
+    } catch {
+      // the mutation's toast has said why
+    }
+  }
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-4">
+      <TextField label="Title" value={values.title} error={errors.title} onChange={(event) => set('title', event.target.value)} />
+      <TextAreaField label="Description" value={values.description} error={errors.description} onChange={(value) => set('description', value)} />
+      <div className="grid gap-4 sm:grid-cols-3">
+        <SelectField label="Category" value={values.category} options={QUICK_FORM_CATEGORIES} error={errors.category} onChange={(value) => set('category', value)} />
+        <SelectField
+          label="Age Range"
+          value={values.ageRange}
+          options={QUICK_FORM_AGE_RANGES}
+          format={(range) => `${range} years`}
+          error={errors.ageRange}
+          onChange={(value) => set('ageRange', value)}
+        />
+        <TextField
+          label="Duration (seconds)"
+          containerClassName="content-start"
+          type="number"
+          min={0}
+          step={1}
+          inputMode="numeric"
+          value={values.duration}
+          error={errors.duration}
+          onChange={(event) => set('duration', event.target.value)}
+        />
+      </div>
+      <TextField label="Thumbnail URL" value={values.thumbnailUrl} error={errors.thumbnailUrl} onChange={(event) => set('thumbnailUrl', event.target.value)} />
+      <TextField label="Video URL" value={values.videoUrl} error={errors.videoUrl} onChange={(event) => set('videoUrl', event.target.value)} />
+      <div className="flex flex-wrap gap-x-6 gap-y-3">
+        <CheckboxField label="Featured" checked={values.featured} onChange={(checked) => set('featured', checked)} />
+        <CheckboxField
+          label="Premium"
+          checked={values.isPremium}
+          onChange={(checked) => setValues((current) => ({ ...current, isPremium: checked, price: checked ? current.price : '0' }))}
+        />
+        <CheckboxField label="Voice only" checked={values.voiceOnly} onChange={(checked) => set('voiceOnly', checked)} />
+      </div>
+      {values.isPremium && (
+        <TextField
+          label="Price (USD)"
+          type="number"
+          min={0}
+          step={0.01}
+          inputMode="decimal"
+          value={values.price}
+          error={errors.price}
+          hint="In dollars, e.g. 4.99"
+          onChange={(event) => set('price', event.target.value)}
+        />
+      )}
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="outline" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={pending}>
+          {pending && <Spinner className="size-4" />}
+          {template ? 'Save Changes' : 'Create Template'}
+        </Button>
+      </div>
+    </form>
+  );
+}

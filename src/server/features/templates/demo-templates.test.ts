@@ -1,0 +1,48 @@
+// The demo library is made from Debian material; skipped where the tools are missing (README: Demo templates).
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VideoTemplate } from '../../../shared/api-types';
+import { probe } from '../../media/ffmpeg';
+import { testDatabases } from '../../testing/databases';
+import { type TestApp, createTestApp, json } from '../../testing/test-app';
+import { findDemoTools, seedDemoAtFirstStart, seedDemoTemplates } from './demo-templates';
+
+const [pglite] = await testDatabases();
+const tools = findDemoTools();
+
+describe.skipIf('missing' in tools)('demo templates', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(pglite!);
+  });
+  afterAll(() => t?.close());
+
+  it('makes at least 3 short narrated templates with a face, in different categories and ages', async () => {
+    const logs: string[] = [];
+    const log = { info: (message: string) => logs.push(message), warn: (message: string) => logs.push(message) };
+    await seedDemoAtFirstStart({ db: t.database.db, storage: t.storage, dataDir: t.dataDir, log });
+    expect(existsSync(`${t.dataDir}/demo-templates.done`)).toBe(true);
+
+    const client = t.client();
+    await client.register();
+    const templates = json<VideoTemplate[]>(await client.get('/api/videoTemplates'));
+    expect(templates.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(templates.map((template) => template.category)).size).toBe(templates.length);
+    expect(new Set(templates.map((template) => template.ageRange)).size).toBeGreaterThan(1);
+    expect(templates.some((template) => template.isPremium && template.price! > 0)).toBe(true);
+    expect(templates.some((template) => template.featured)).toBe(true);
+    expect(templates.some((template) => template.voiceOnly)).toBe(true);
+    for (const template of templates) {
+      expect(template.duration).toBeGreaterThanOrEqual(15);
+      expect(template.duration).toBeLessThanOrEqual(40);
+      const video = await probe(t.storage.fromUrl(template.videoUrl)!.path);
+      expect(video).toMatchObject({ hasVideo: true, hasAudio: true, width: 960, height: 540 });
+      const thumbnail = await client.get(template.thumbnailUrl!);
+      expect(thumbnail.headers['content-type']).toBe('image/jpeg');
+    }
+
+    // Once is enough: a second run adds nothing.
+    const again = await seedDemoTemplates(t.database.db, t.storage, tools as Exclude<typeof tools, { missing: string[] }>);
+    expect(again.created).toEqual([]);
+  }, 120_000);
+});

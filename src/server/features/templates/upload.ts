@@ -1,0 +1,116 @@
+// The template upload's media work (spec 02 §7, decisions page): read a multipart request into
+// temporary files without buffering, check the video by its content and by probing it, measure its
+// duration, and make a thumbnail from it when none was sent.
+import { open, rm } from 'node:fs/promises';
+import type { FastifyRequest } from 'fastify';
+import { TEMPLATE_LIMITS, TEMPLATE_MESSAGES, TEMPLATE_VIDEO_EXTENSIONS } from '../../../shared/template-rules';
+import { HttpError, badRequest } from '../../http/errors';
+import { ffmpegBinary, probe, runProcess } from '../../media/ffmpeg';
+import { sniff } from '../../media/sniff';
+import { FileTooLargeError, type Storage } from '../../storage/storage';
+
+export interface TempFile {
+  path: string;
+  bytes: number;
+}
+
+export interface TemplateUploadParts {
+  fields: Record<string, string>;
+  video?: TempFile;
+  thumbnail?: TempFile;
+  /** Removes every temporary file still held. */
+  cleanup(): Promise<void>;
+}
+
+const tooLarge = (message: string) => new HttpError(413, message);
+
+/** Streams the request's parts: `video` and `thumbnail` to temporary files, other fields as text. */
+export async function readTemplateUpload(request: FastifyRequest, storage: Storage): Promise<TemplateUploadParts> {
+  const parts: TemplateUploadParts = {
+    fields: {},
+    async cleanup() {
+      await Promise.all([parts.video, parts.thumbnail].map((file) => file && rm(file.path, { force: true })));
+    },
+  };
+  if (!request.isMultipart()) throw badRequest('Send the template as multipart/form-data');
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') parts.fields[part.fieldname] = part.value;
+        continue;
+      }
+      const name = part.fieldname;
+      if ((name !== 'video' && name !== 'thumbnail') || parts[name]) {
+        part.file.resume();
+        throw badRequest(`Unexpected file field "${name}"`);
+      }
+      const maxBytes = name === 'video' ? TEMPLATE_LIMITS.videoMaxBytes : TEMPLATE_LIMITS.thumbnailMaxBytes;
+      try {
+        parts[name] = await storage.writeTemp(part.file, maxBytes);
+      } catch (error) {
+        const limitHit = error instanceof FileTooLargeError || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';
+        if (!limitHit) throw error;
+        throw tooLarge(name === 'video' ? TEMPLATE_MESSAGES.videoTooLargeDetail : TEMPLATE_MESSAGES.thumbnailTooLarge);
+      }
+      if (parts[name]!.bytes === 0) {
+        throw badRequest(name === 'video' ? TEMPLATE_MESSAGES.missingVideo : TEMPLATE_MESSAGES.invalidThumbnail);
+      }
+    }
+  } catch (error) {
+    await parts.cleanup();
+    if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw badRequest('Send at most a video and a thumbnail');
+    throw error;
+  }
+  return parts;
+}
+
+async function head(file: string): Promise<Uint8Array> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(64);
+    const { bytesRead } = await handle.read(buffer, 0, 64, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface CheckedVideo {
+  ext: (typeof TEMPLATE_VIDEO_EXTENSIONS)[number];
+  /** Whole seconds, measured; at least 1. */
+  duration: number;
+}
+
+/** The video must be MP4, WebM or MOV by content, and ffprobe must find a video stream with a duration. */
+export async function checkTemplateVideo(file: string): Promise<CheckedVideo> {
+  const type = sniff(await head(file));
+  const ext = TEMPLATE_VIDEO_EXTENSIONS.find((candidate) => candidate === type?.ext);
+  if (!type || !ext) throw badRequest(TEMPLATE_MESSAGES.invalidVideoTypeDetail);
+  const probed = await probe(file).catch(() => undefined);
+  if (!probed?.hasVideo || !probed.duration) throw badRequest(TEMPLATE_MESSAGES.notAVideo);
+  return { ext, duration: Math.max(1, Math.round(probed.duration)) };
+}
+
+/** A thumbnail must be a JPEG, PNG or WebP image by content. */
+export async function checkThumbnail(file: string): Promise<'jpg' | 'png' | 'webp'> {
+  const type = sniff(await head(file));
+  if (type?.family !== 'image') throw badRequest(TEMPLATE_MESSAGES.invalidThumbnail);
+  return type.ext as 'jpg' | 'png' | 'webp';
+}
+
+/** A JPEG frame from a little way into the video (the first frame is often black), 640 px wide. */
+export async function thumbnailFromVideo(video: string, durationSeconds: number, storage: Storage): Promise<TempFile> {
+  const output = `${await storage.tempPath()}.jpg`;
+  const at = Math.min(1, durationSeconds / 2).toFixed(2);
+  try {
+    await runProcess(ffmpegBinary(), [
+      '-v', 'error', '-ss', at, '-i', video, '-frames:v', '1', '-vf', 'scale=640:-2', '-q:v', '3', '-y', output,
+    ]);
+  } catch (error) {
+    await rm(output, { force: true });
+    throw error;
+  }
+  const bytes = (await head(output)).length;
+  if (!bytes) throw badRequest(TEMPLATE_MESSAGES.notAVideo);
+  return { path: output, bytes };
+}
