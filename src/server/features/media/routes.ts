@@ -1,7 +1,8 @@
 // GET /api/media/<kind>/<ownerId>/<file>: every stored file goes out through here, after an access
 // check. People's media and processed videos: their owner only (faces and voices are biometric data;
-// not even admins). Template media: any signed-in user, and free templates' files also to visitors
-// (the public /simple-preview).
+// not even admins). Template media: any signed-in user; visitors get free templates' files (the public
+// /simple-preview) and every template's thumbnail (the public landing page's Featured Videos), but
+// never a premium original.
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { videoTemplates } from '../../db/schema';
@@ -22,12 +23,12 @@ export async function mediaRoutes(app: FastifyInstance, { db, sessions, storage 
     if (file.kind === 'templates') {
       if (!user) {
         const [template] = await db
-          .select({ isPremium: videoTemplates.isPremium })
+          .select({ isPremium: videoTemplates.isPremium, thumbnailUrl: videoTemplates.thumbnailUrl })
           .from(videoTemplates)
           .where(eq(videoTemplates.id, file.ownerId))
           .limit(1);
         if (!template) throw notFound('File not found');
-        if (template.isPremium) throw unauthorized();
+        if (template.isPremium && template.thumbnailUrl !== file.url) throw unauthorized();
       }
       return sendMediaFile(request, reply, file.path, { cache: 'private' });
     }

@@ -260,6 +260,10 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
       expect(template.thumbnailUrl).toMatch(/\.png$/);
       expect((await visitor.get(template.videoUrl!)).statusCode).toBe(401);
       expect((await user.get(template.videoUrl!)).statusCode).toBe(200);
+      // Its thumbnail is no secret: the public landing page shows featured premium templates too.
+      const thumbnail = await visitor.get(template.thumbnailUrl!);
+      expect(thumbnail.statusCode).toBe(200);
+      expect(thumbnail.headers['content-type']).toBe('image/png');
     });
 
     const badUploads: [string, () => Record<string, MultipartValue>, number, string][] = [
