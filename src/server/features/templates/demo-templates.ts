@@ -22,6 +22,7 @@ const FONT = process.env.DEMO_FONT ?? '/usr/share/fonts/truetype/dejavu/DejaVuSa
 const WIDTH = 960;
 const HEIGHT = 540;
 const FPS = 25;
+const AUDIO_RATE = 44_100;
 const GAP_S = 0.5;
 const MIN_S = 15;
 
@@ -140,7 +141,7 @@ export function findDemoTools(): DemoTools | { missing: string[] } {
 const seconds = (value: number) => value.toFixed(3);
 
 /** Renders one template's video and thumbnail into `dir`; returns their paths and the duration. */
-async function renderDemo(template: DemoTemplate, tools: DemoTools, dir: string) {
+export async function renderDemo(template: DemoTemplate, tools: DemoTools, dir: string) {
   // 1. Narration, one WAV per segment, so the text on screen follows the voice.
   const windows: { start: number; end: number }[] = [];
   let clock = 0;
@@ -157,8 +158,11 @@ async function renderDemo(template: DemoTemplate, tools: DemoTools, dir: string)
 
   // 2. Picture: the portrait large and frontal on the left with a slow drift, a panel on the right.
   const n = template.segments.length;
-  const audioChain = template.segments.map((_, index) => `[${index + 1}:a]aresample=44100,apad=pad_dur=${GAP_S}[a${index}]`);
-  const audioConcat = `${template.segments.map((_, index) => `[a${index}]`).join('')}concat=n=${n}:v=0:a=1,apad=whole_dur=${seconds(duration)}[aout]`;
+  // Padding in samples (pad_len/whole_len), not seconds: the npm-shipped ffmpeg (2018) predates pad_dur.
+  const audioChain = template.segments.map(
+    (_, index) => `[${index + 1}:a]aresample=${AUDIO_RATE},apad=pad_len=${Math.round(GAP_S * AUDIO_RATE)}[a${index}]`,
+  );
+  const audioConcat = `${template.segments.map((_, index) => `[a${index}]`).join('')}concat=n=${n}:v=0:a=1,apad=whole_len=${Math.round(duration * AUDIO_RATE)}[aout]`;
   const font = tools.font.replace(/:/g, '\\:');
   const panels = template.segments
     .map((segment, index) => {
