@@ -1,8 +1,11 @@
-// Real media for the API tests, generated with ffmpeg in a temporary folder at test time (never committed).
+// Real media for the API tests, generated with ffmpeg in a temporary folder at test time (never
+// committed), and the multipart body builder for uploads through app.inject.
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { ffmpegBinary } from '../media/ffmpeg';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'familystar-fixtures-'));
@@ -31,6 +34,17 @@ export const fixtures = {
   /** 2 s 320x240 H.264 MP4. */
   mp4: () =>
     generate('clip.mp4', ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15', '-t', '2', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast']),
+  /** 3 s 160x120 H.264 + AAC MP4 (a template with sound). */
+  avMp4: () =>
+    generate('av.mp4', ['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-f', 'lavfi', '-i', 'sine=frequency=440',
+      '-t', '3', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart']),
+  /** 2 s 160x120 VP8 WebM without audio. */
+  vp8Webm: () => generate('clip.webm', ['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-t', '2', '-c:v', 'libvpx']),
+  /** An MP4 holding only audio. */
+  audioOnlyMp4: () => generate('audio.mp4', ['-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '2', '-c:a', 'aac', '-f', 'mp4']),
+  /** Small still images (thumbnails). */
+  smallPng: () => generate('thumb.png', ['-f', 'lavfi', '-i', 'color=c=orange:s=64x36', '-frames:v', '1']),
+  smallJpeg: () => generate('thumb.jpg', ['-f', 'lavfi', '-i', 'color=c=blue:s=64x36', '-frames:v', '1']),
 };
 
 export function dataUrl(bytes: Buffer | string, mime: string): string {
@@ -55,4 +69,37 @@ export function filesUnder(folder: string): string[] {
   };
   walk(folder);
   return found.sort();
+}
+
+export type MultipartPart =
+  | { name: string; value: string }
+  | { name: string; filename: string; type: string; content: Buffer | number };
+
+/**
+ * A multipart/form-data body as a stream, parts in the order given, as a browser's FormData sends it.
+ * A file part's content may be a Buffer or a number of zero bytes (streamed, never held in memory: for
+ * the 100 MB tests).
+ */
+export function multipart(parts: MultipartPart[]) {
+  const boundary = `----familystar${randomBytes(8).toString('hex')}`;
+  async function* body() {
+    for (const part of parts) {
+      if ('value' in part) {
+        yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`);
+        continue;
+      }
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`,
+      );
+      if (typeof part.content === 'number') {
+        const chunk = Buffer.alloc(1024 * 1024);
+        for (let left = part.content; left > 0; left -= chunk.length) yield left >= chunk.length ? chunk : chunk.subarray(0, left);
+      } else {
+        yield part.content;
+      }
+      yield Buffer.from('\r\n');
+    }
+    yield Buffer.from(`--${boundary}--\r\n`);
+  }
+  return { payload: Readable.from(body()), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }

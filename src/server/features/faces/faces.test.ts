@@ -4,8 +4,8 @@ import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
 import { MESSAGES } from '../../../shared/validation';
 import { faceImages, faceVideos } from '../../db/schema';
 import { testDatabases } from '../../testing/databases';
-import { dataUrl, filesUnder, fixtures } from '../../testing/media-fixtures';
-import { type Member, memberWithPerson, multipart } from '../../testing/people-kit';
+import { dataUrl, filesUnder, fixtures, multipart } from '../../testing/media-fixtures';
+import { type Member, memberWithPerson } from '../../testing/people-kit';
 import { type TestApp, createTestApp, json } from '../../testing/test-app';
 import path from 'node:path';
 

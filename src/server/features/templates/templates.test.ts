@@ -7,7 +7,7 @@ import { TEMPLATE_MESSAGES } from '../../../shared/template-rules';
 import { MESSAGES } from '../../../shared/validation';
 import { processedVideos, purchases, videoTemplates } from '../../db/schema';
 import { testDatabases } from '../../testing/databases';
-import { type TestMedia, type MultipartValue, makeTestMedia, multipart } from '../../testing/test-media';
+import { type MultipartPart, fixtures, multipart } from '../../testing/media-fixtures';
 import { type TestApp, type TestClient, createTestApp, json } from '../../testing/test-app';
 
 const databases = await testDatabases();
@@ -33,16 +33,16 @@ function filesUnder(dir: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
+type MultipartValue = string | { file: Buffer; filename: string; contentType?: string };
+
 describe.each(databases)('templates API on $name', (testDatabase) => {
   let t: TestApp;
   let admin: TestClient;
   let user: TestClient;
   let visitor: TestClient;
   let userId: number;
-  let media: TestMedia;
 
   beforeAll(async () => {
-    media = makeTestMedia();
     t = await createTestApp(testDatabase);
     admin = t.client();
     await admin.register(); // first account: admin
@@ -50,10 +50,7 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
     userId = (await user.register()).user.id;
     visitor = t.client();
   });
-  afterAll(async () => {
-    await t?.close();
-    media?.cleanup();
-  });
+  afterAll(() => t?.close());
 
   const create = async (overrides: Record<string, unknown> = {}) => {
     const response = await admin.post('/api/admin/videoTemplates', { ...validTemplate, ...overrides });
@@ -61,8 +58,13 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
     return json<VideoTemplate>(response);
   };
   const upload = (client: TestClient, fields: Record<string, MultipartValue>) => {
-    const { body, contentType } = multipart(fields);
-    return client.request('POST', '/api/admin/videoTemplates/upload', body, { 'content-type': contentType });
+    const parts: MultipartPart[] = Object.entries(fields).map(([name, value]) =>
+      typeof value === 'string'
+        ? { name, value }
+        : { name, filename: value.filename, type: value.contentType ?? 'application/octet-stream', content: value.file },
+    );
+    const { payload, headers } = multipart(parts);
+    return client.request('POST', '/api/admin/videoTemplates/upload', payload, headers);
   };
   const uploadFields = (overrides: Record<string, MultipartValue> = {}): Record<string, MultipartValue> => ({
     title: 'Animals of the Farm',
@@ -73,7 +75,7 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
     featured: 'false',
     isPremium: 'false',
     voiceOnly: 'false',
-    video: { file: media.mp4, filename: 'farm.mp4', contentType: 'video/mp4' },
+    video: { file: fixtures.avMp4(), filename: 'farm.mp4', contentType: 'video/mp4' },
     ...overrides,
   });
   const tempFiles = () => filesUnder(path.join(t.dataDir, 'tmp'));
@@ -249,8 +251,8 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
           isPremium: 'true',
           price: '4.99',
           featured: 'on',
-          video: { file: media.webm, filename: 'clip.webm', contentType: 'video/webm' },
-          thumbnail: { file: media.png, filename: 'cover.png', contentType: 'image/png' },
+          video: { file: fixtures.vp8Webm(), filename: 'clip.webm', contentType: 'video/webm' },
+          thumbnail: { file: fixtures.smallPng(), filename: 'cover.png', contentType: 'image/png' },
         }),
       );
       expect(response.statusCode, response.body).toBe(201);
@@ -268,11 +270,11 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
 
     const badUploads: [string, () => Record<string, MultipartValue>, number, string][] = [
       ['a text file named .mp4', () => uploadFields({ video: { file: Buffer.from('hello, this is not a video at all'), filename: 'fake.mp4', contentType: 'video/mp4' } }), 400, TEMPLATE_MESSAGES.invalidVideoTypeDetail],
-      ['an MP4 with only audio', () => uploadFields({ video: { file: media.audioOnlyMp4, filename: 'song.mp4' } }), 400, TEMPLATE_MESSAGES.notAVideo],
-      ['a truncated MP4', () => uploadFields({ video: { file: media.mp4.subarray(0, 300), filename: 'cut.mp4' } }), 400, TEMPLATE_MESSAGES.notAVideo],
-      ['an image as the video', () => uploadFields({ video: { file: media.png, filename: 'x.mp4' } }), 400, TEMPLATE_MESSAGES.invalidVideoTypeDetail],
-      ['a video as the thumbnail', () => uploadFields({ thumbnail: { file: media.mp4, filename: 't.jpg', contentType: 'image/jpeg' } }), 400, TEMPLATE_MESSAGES.invalidThumbnail],
-      ['a thumbnail over 10 MB', () => uploadFields({ thumbnail: { file: Buffer.concat([media.jpeg, Buffer.alloc(10 * 1024 * 1024)]), filename: 'big.jpg' } }), 413, TEMPLATE_MESSAGES.thumbnailTooLarge],
+      ['an MP4 with only audio', () => uploadFields({ video: { file: fixtures.audioOnlyMp4(), filename: 'song.mp4' } }), 400, TEMPLATE_MESSAGES.notAVideo],
+      ['a truncated MP4', () => uploadFields({ video: { file: fixtures.avMp4().subarray(0, 300), filename: 'cut.mp4' } }), 400, TEMPLATE_MESSAGES.notAVideo],
+      ['an image as the video', () => uploadFields({ video: { file: fixtures.smallPng(), filename: 'x.mp4' } }), 400, TEMPLATE_MESSAGES.invalidVideoTypeDetail],
+      ['a video as the thumbnail', () => uploadFields({ thumbnail: { file: fixtures.avMp4(), filename: 't.jpg', contentType: 'image/jpeg' } }), 400, TEMPLATE_MESSAGES.invalidThumbnail],
+      ['a thumbnail over 10 MB', () => uploadFields({ thumbnail: { file: Buffer.concat([fixtures.smallJpeg(), Buffer.alloc(10 * 1024 * 1024)]), filename: 'big.jpg' } }), 413, TEMPLATE_MESSAGES.thumbnailTooLarge],
       ['no video', () => { const fields = uploadFields(); delete fields.video; return fields; }, 400, TEMPLATE_MESSAGES.missingVideo],
       ['a negative price', () => uploadFields({ isPremium: 'true', price: '-1' }), 400, TEMPLATE_MESSAGES.invalidPrice],
       ['a price with 3 decimals', () => uploadFields({ isPremium: 'true', price: '1.999' }), 400, TEMPLATE_MESSAGES.invalidPrice],
