@@ -11,6 +11,9 @@ export const MEDIA_MESSAGES = {
   invalidVideoType: 'Please upload a valid video file (MP4, MOV, AVI, WebM)',
   videoTooLarge: 'Maximum file size is 100MB',
   noVideoSelected: 'No video selected',
+  // The generic video upload component (spec 02 §5); the face video upload keeps its own words above.
+  videoUploadInvalidType: 'Please choose an MP4, MOV or AVI video file',
+  noFileSelected: 'No file selected: Please choose a video file to upload',
   noRecording: 'No recording to save',
   recordingTooShort: 'Recording too short: Please record at least 5 seconds of audio',
   recordingTooLong: 'Recording too long: Please keep recordings to 30 seconds or less',
@@ -51,6 +54,15 @@ export const MEDIA_MESSAGES = {
 
 /** Video types the face video upload accepts (MP4, MOV, AVI, WebM). */
 export const FACE_VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/x-msvideo', 'video/webm'] as const;
+/** Video types the generic video upload accepts (spec 02 §5): MP4, MOV, AVI. */
+export const VIDEO_UPLOAD_TYPES = ['video/mp4', 'video/quicktime', 'video/x-msvideo'] as const;
+/** How a video upload's hint and guidelines name each type. */
+export const VIDEO_TYPE_NAMES: Record<string, string> = {
+  'video/mp4': 'MP4',
+  'video/quicktime': 'MOV',
+  'video/x-msvideo': 'AVI',
+  'video/webm': 'WebM',
+};
 /** Image types the photo upload hint names; any image/* passes the type check. */
 export const FACE_IMAGE_ACCEPT = 'image/png,image/jpeg,image/webp';
 
@@ -71,6 +83,11 @@ export const MEDIA_LIMITS = {
   cameraIdeal: { width: 1280, height: 720 },
   cameraJpegQuality: 0.95,
 } as const;
+
+/** 'Maximum file size is 100MB' for any limit, the words of MEDIA_MESSAGES.videoTooLarge. */
+export function maxFileSizeMessage(maxBytes: number): string {
+  return `Maximum file size is ${Math.round(maxBytes / (1024 * 1024))}MB`;
+}
 
 /** Expression types of the face training guide, in order. */
 export const FACE_EXPRESSIONS = ['neutral', 'smile', 'profile-left', 'profile-right', 'talking'] as const;
