@@ -29,6 +29,25 @@ async function waitForPath(page: Page, pathname: string) {
   await page.waitForURL((url) => url.pathname === pathname);
 }
 
+
+/** Thumbnails are lazy images: wait until every one in the page has loaded (or failed) before a screenshot. */
+async function imagesLoaded(page: Page) {
+  await page.evaluate(async () => {
+    const images = [...document.images];
+    for (const image of images) image.loading = 'eager';
+    await Promise.all(
+      images.map((image) =>
+        image.complete
+          ? undefined
+          : new Promise((done) => {
+              image.addEventListener('load', done, { once: true });
+              image.addEventListener('error', done, { once: true });
+            }),
+      ),
+    );
+  });
+}
+
 beforeAll(async () => {
   mediaDir = mkdtempSync(path.join(tmpdir(), 'familystar-e2e-media-'));
   clipPath = path.join(mediaDir, 'farm-animals.mp4');
@@ -98,6 +117,7 @@ describe('template library', () => {
     await page.getByRole('heading', { name: 'Video Library' }).waitFor();
     const cards = page.getByTestId('template-card');
     await expect.poll(() => cards.count()).toBe(3);
+    await imagesLoaded(page);
     await screenshot(page, 'library-desktop');
 
     // Filters are built from the data.
@@ -127,6 +147,7 @@ describe('template library', () => {
     await premiumCard.getByText('$2.99').waitFor();
     await premiumCard.getByText('Premium', { exact: true }).waitFor();
     expect(await premiumCard.getByRole('link', { name: 'Purchase A B C Adventure' }).getAttribute('href')).toMatch(/^\/checkout\/\d+$/);
+    await imagesLoaded(page);
     await screenshot(page, 'library-premium-desktop');
 
     await page.getByRole('tab', { name: 'Free' }).click();
@@ -159,6 +180,7 @@ describe('template library', () => {
     const [first, second] = await Promise.all([cards.nth(0).boundingBox(), cards.nth(1).boundingBox()]);
     expect(first!.x).toBe(second!.x);
     expect(first!.width).toBeGreaterThan(MOBILE.width - 80);
+    await imagesLoaded(page);
     await screenshot(page, 'library-mobile');
     await context.close();
   });
