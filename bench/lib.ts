@@ -50,6 +50,17 @@ export async function startScript(file: string): Promise<{ port: number; child: 
   return { port, child, stop: () => child.kill('SIGTERM') };
 }
 
+/** Registers an account on a running server and returns its session cookie (the first account is the admin). */
+export async function registerAndSignIn(baseUrl: string, username: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, email: `${username}@example.com`, password: 'a good long password', displayName: 'Bench Parent' }),
+  });
+  if (response.status !== 201) throw new Error(`register failed: ${response.status} ${await response.text()}`);
+  return response.headers.get('set-cookie')!.split(';')[0]!;
+}
+
 export function printTable(rows: Record<string, string | number>[]): void {
   console.table(rows);
 }

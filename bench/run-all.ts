@@ -2,12 +2,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchApiMe } from './api-me.bench';
+import { benchFaceEngine } from './face-engine.bench';
 import { benchLanding } from './landing.bench';
 import { benchTemplates } from './templates.bench';
 import { benchUpload } from './upload.bench';
 
 const only = process.argv[2];
-const benches: Record<string, () => Promise<unknown>> = { 'api-me': benchApiMe, landing: benchLanding, upload: benchUpload, templates: benchTemplates };
+const benches: Record<string, () => Promise<unknown>> = { 'api-me': benchApiMe, landing: benchLanding, upload: benchUpload, templates: benchTemplates, 'face-engine': benchFaceEngine };
 
 const results: Record<string, unknown> = {
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },

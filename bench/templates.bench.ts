@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launchBrowser } from '../e2e/harness';
-import { load, startServer } from './lib';
+import { ffmpegBinary } from '../src/server/media/ffmpeg';
+import { load, startServer, registerAndSignIn } from './lib';
 
 const TEMPLATES = 500;
 
@@ -14,18 +15,11 @@ export async function benchTemplates() {
   const scratch = mkdtempSync(path.join(tmpdir(), 'familystar-bench-templates-'));
   const browser = await launchBrowser();
   try {
-    const account = { username: 'bench_admin', email: 'admin@example.com', password: 'a good long password', displayName: 'Bench Admin' };
-    const registered = await fetch(`${server.baseUrl}/api/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(account),
-    });
-    if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
-    const cookie = registered.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = await registerAndSignIn(server.baseUrl, 'bench_admin');
 
     // One real upload; the other 499 point at its files (the JSON create takes URLs).
     const clip = path.join(scratch, 'clip.mp4');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-f', 'lavfi', '-i', 'sine',
+    execFileSync(ffmpegBinary(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-f', 'lavfi', '-i', 'sine',
       '-t', '20', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart', clip]);
     const form = new FormData();
     for (const [key, value] of Object.entries({ title: 'Bench Template 0', description: 'A template for the benchmark.', category: 'counting', ageRange: '3-5' })) {

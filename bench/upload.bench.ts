@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MEDIA_LIMITS } from '../src/shared/media-rules';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
-import { startServer } from './lib';
+import { startServer, registerAndSignIn } from './lib';
 
 const TARGET_BYTES = MEDIA_LIMITS.videoMaxBytes - 2 * 1024 * 1024;
 
@@ -75,13 +75,7 @@ export async function benchUpload() {
   const bytes = statSync(file).size;
   const server = await startServer();
   try {
-    const registered = await fetch(`${server.baseUrl}/api/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'bench_uploader', email: 'uploader@example.com', password: 'a good long password', displayName: 'Bench Uploader' }),
-    });
-    if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
-    const cookie = registered.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = await registerAndSignIn(server.baseUrl, 'bench_uploader');
     const person = await fetch(`${server.baseUrl}/api/people`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie },
