@@ -15,7 +15,8 @@ import { Button } from '@client/components/ui/button';
 import { TextField } from '@client/components/ui/form-field';
 import { Spinner } from '@client/components/ui/spinner';
 import { useCreateTemplate, useUpdateTemplate } from '../api/use-admin-templates';
-import { CheckboxField, SelectField, TextAreaField, fieldErrors } from './form-bits';
+import { fieldErrors } from './form-bits';
+import { TemplateBasicFields, TemplateFlagFields } from './template-basic-fields';
 
 interface Values {
   title: string;
@@ -75,54 +76,24 @@ export function TemplateQuickForm({ template, onDone }: { template?: VideoTempla
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-4">
-      <TextField label="Title" value={values.title} error={errors.title} onChange={(event) => set('title', event.target.value)} />
-      <TextAreaField label="Description" value={values.description} error={errors.description} onChange={(value) => set('description', value)} />
-      <div className="grid gap-4 sm:grid-cols-3">
-        <SelectField label="Category" value={values.category} options={QUICK_FORM_CATEGORIES} error={errors.category} onChange={(value) => set('category', value)} />
-        <SelectField
-          label="Age Range"
-          value={values.ageRange}
-          options={QUICK_FORM_AGE_RANGES}
-          format={(range) => `${range} years`}
-          error={errors.ageRange}
-          onChange={(value) => set('ageRange', value)}
-        />
-        <TextField
-          label="Duration (seconds)"
-          containerClassName="content-start"
-          type="number"
-          min={0}
-          step={1}
-          inputMode="numeric"
-          value={values.duration}
-          error={errors.duration}
-          onChange={(event) => set('duration', event.target.value)}
-        />
-      </div>
+      <TemplateBasicFields
+        values={values}
+        errors={errors}
+        onChange={set}
+        categories={QUICK_FORM_CATEGORIES}
+        ageRanges={QUICK_FORM_AGE_RANGES}
+        durationMin={0}
+        durationStep={1}
+        durationInputMode="numeric"
+      />
       <TextField label="Thumbnail URL" value={values.thumbnailUrl} error={errors.thumbnailUrl} onChange={(event) => set('thumbnailUrl', event.target.value)} />
       <TextField label="Video URL" value={values.videoUrl} error={errors.videoUrl} onChange={(event) => set('videoUrl', event.target.value)} />
-      <div className="flex flex-wrap gap-x-6 gap-y-3">
-        <CheckboxField label="Featured" checked={values.featured} onChange={(checked) => set('featured', checked)} />
-        <CheckboxField
-          label="Premium"
-          checked={values.isPremium}
-          onChange={(checked) => setValues((current) => ({ ...current, isPremium: checked, price: checked ? current.price : '0' }))}
-        />
-        <CheckboxField label="Voice only" checked={values.voiceOnly} onChange={(checked) => set('voiceOnly', checked)} />
-      </div>
-      {values.isPremium && (
-        <TextField
-          label="Price (USD)"
-          type="number"
-          min={0}
-          step={0.01}
-          inputMode="decimal"
-          value={values.price}
-          error={errors.price}
-          hint="In dollars, e.g. 4.99"
-          onChange={(event) => set('price', event.target.value)}
-        />
-      )}
+      <TemplateFlagFields
+        values={values}
+        errors={errors}
+        onChange={set}
+        onPremiumChange={(checked) => setValues((current) => ({ ...current, isPremium: checked, price: checked ? current.price : '0' }))}
+      />
       <div className="flex justify-end gap-2">
         <Button type="button" variant="outline" onClick={onDone}>
           Cancel

@@ -13,12 +13,13 @@ import {
   templateUploadFieldsSchema,
 } from '@shared/template-rules';
 import { Button } from '@client/components/ui/button';
-import { FieldError, TextField } from '@client/components/ui/form-field';
+import { FieldError } from '@client/components/ui/form-field';
 import { Label } from '@client/components/ui/label';
 import { Progress } from '@client/components/ui/progress';
 import { toast } from '@client/components/ui/use-toast';
 import { useUploadTemplate } from '../api/use-admin-templates';
-import { CheckboxField, SelectField, TextAreaField, fieldErrors } from './form-bits';
+import { fieldErrors } from './form-bits';
+import { TemplateBasicFields, TemplateFlagFields } from './template-basic-fields';
 
 const VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'];
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
@@ -126,29 +127,15 @@ export function TemplateUploadForm({ onUploaded }: { onUploaded?(): void }) {
 
   return (
     <form ref={formRef} onSubmit={(event) => void submit(event)} noValidate className="grid gap-4">
-      <TextField label="Title" value={values.title} error={errors.title} onChange={(event) => set('title', event.target.value)} />
-      <TextAreaField label="Description" value={values.description} error={errors.description} onChange={(value) => set('description', value)} />
-      <div className="grid gap-4 sm:grid-cols-3">
-        <SelectField label="Category" value={values.category} options={UPLOAD_FORM_CATEGORIES} error={errors.category} onChange={(value) => set('category', value)} />
-        <SelectField
-          label="Age Range"
-          value={values.ageRange}
-          options={UPLOAD_FORM_AGE_RANGES}
-          format={(range) => `${range} years`}
-          error={errors.ageRange}
-          onChange={(value) => set('ageRange', value)}
-        />
-        <TextField
-          label="Duration (seconds)"
-          containerClassName="content-start"
-          type="number"
-          min={1}
-          value={values.duration}
-          error={errors.duration}
-          hint="Read from the video; the server measures it again."
-          onChange={(event) => set('duration', event.target.value)}
-        />
-      </div>
+      <TemplateBasicFields
+        values={values}
+        errors={errors}
+        onChange={set}
+        categories={UPLOAD_FORM_CATEGORIES}
+        ageRanges={UPLOAD_FORM_AGE_RANGES}
+        durationMin={1}
+        durationHint="Read from the video; the server measures it again."
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="grid content-start gap-2">
           <Label htmlFor="template-video">Video file</Label>
@@ -180,24 +167,7 @@ export function TemplateUploadForm({ onUploaded }: { onUploaded?(): void }) {
           <FieldError id="template-thumbnail-error" message={errors.thumbnail} />
         </div>
       </div>
-      <div className="flex flex-wrap gap-x-6 gap-y-3">
-        <CheckboxField label="Featured" checked={values.featured} onChange={(checked) => set('featured', checked)} />
-        <CheckboxField label="Premium" checked={values.isPremium} onChange={(checked) => set('isPremium', checked)} />
-        <CheckboxField label="Voice only" checked={values.voiceOnly} onChange={(checked) => set('voiceOnly', checked)} />
-      </div>
-      {values.isPremium && (
-        <TextField
-          label="Price (USD)"
-          type="number"
-          min={0}
-          step={0.01}
-          inputMode="decimal"
-          value={values.price}
-          error={errors.price}
-          hint="In dollars, e.g. 4.99"
-          onChange={(event) => set('price', event.target.value)}
-        />
-      )}
+      <TemplateFlagFields values={values} errors={errors} onChange={set} />
       {upload.isPending && <Progress value={progress} aria-label="Upload progress" />}
       <div className="flex justify-end">
         <Button type="submit" disabled={upload.isPending}>
