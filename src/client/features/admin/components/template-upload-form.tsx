@@ -137,7 +137,7 @@ export function TemplateUploadForm({ onUploaded }: { onUploaded?(): void }) {
         durationHint="Read from the video; the server measures it again."
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="grid content-start gap-2">
+        <div className="grid min-w-0 content-start gap-2">
           <Label htmlFor="template-video">Video file</Label>
           <input
             id="template-video"
@@ -146,12 +146,12 @@ export function TemplateUploadForm({ onUploaded }: { onUploaded?(): void }) {
             aria-invalid={errors.video ? true : undefined}
             aria-describedby="template-video-hint template-video-error"
             onChange={(event) => void chooseVideo(event.target.files?.[0])}
-            className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-secondary file:px-3 file:py-1.5 file:font-medium"
+            className="w-full min-w-0 text-sm file:mr-3 file:rounded-md file:border-0 file:bg-secondary file:px-3 file:py-1.5 file:font-medium"
           />
           <p id="template-video-hint" className="text-xs text-muted-foreground">MP4, WebM or MOV, at most 100MB.</p>
           <FieldError id="template-video-error" message={errors.video} />
         </div>
-        <div className="grid content-start gap-2">
+        <div className="grid min-w-0 content-start gap-2">
           <Label htmlFor="template-thumbnail">Thumbnail (optional)</Label>
           <input
             id="template-thumbnail"
@@ -159,7 +159,7 @@ export function TemplateUploadForm({ onUploaded }: { onUploaded?(): void }) {
             accept={TEMPLATE_IMAGE_ACCEPT}
             aria-describedby="template-thumbnail-hint template-thumbnail-error"
             onChange={(event) => chooseThumbnail(event.target.files?.[0])}
-            className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-secondary file:px-3 file:py-1.5 file:font-medium"
+            className="w-full min-w-0 text-sm file:mr-3 file:rounded-md file:border-0 file:bg-secondary file:px-3 file:py-1.5 file:font-medium"
           />
           <p id="template-thumbnail-hint" className="text-xs text-muted-foreground">
             JPEG, PNG or WebP, at most 10MB. Left empty, a frame of the video is used.
