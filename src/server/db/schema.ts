@@ -68,7 +68,10 @@ export const sessions = pgTable(
   (table) => [index('sessions_expires_at_idx').on(table.expiresAt), index('sessions_user_id_idx').on(table.userId)],
 );
 
-/** Failed sign-in counters, per account and per address, shared by every web process. */
+/**
+ * Attempt counters shared by every web process (features/auth/throttle.ts): failed sign-ins per account
+ * and per address, new accounts per address. `failures` counts the attempts in the window.
+ */
 export const loginThrottle = pgTable('login_throttle', {
   key: text('key').primaryKey(),
   failures: integer('failures').notNull(),

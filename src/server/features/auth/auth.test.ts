@@ -107,6 +107,18 @@ describe.each(databases)('accounts API on $name', (testDatabase) => {
       expect(await userCount()).toBe(before);
     });
 
+    it('limits new accounts per address: the 11th within an hour is 429, other addresses are not affected', async () => {
+      const household = t.client();
+      for (let index = 0; index < 10; index++) await household.register();
+      const before = await userCount();
+      const blocked = await household.post('/api/register', { ...valid, username: 'eleventh', email: 'eleventh@example.com' });
+      expect(blocked.statusCode).toBe(429);
+      expect(json(blocked)).toEqual({ message: 'Too many accounts were created from this address. Please try again in 60 minutes.' });
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(3500);
+      expect(await userCount()).toBe(before);
+      await t.client().register();
+    });
+
     it('answers malformed JSON with 400, not 500', async () => {
       const response = await t.client().request('POST', '/api/register', '{"username": "x",', {
         'content-type': 'application/json',

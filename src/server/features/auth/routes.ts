@@ -8,12 +8,14 @@ import { requireUser } from '../../http/guards';
 import type { RouteDeps } from '../../http/route-deps';
 import { toCurrentUser } from '../users/serialize';
 import { rethrowUserConflict } from '../users/unique';
-import { assertNotThrottled, clearAccountFailures, recordFailure, throttleKeys } from './login-throttle';
+import { LIMITS, THROTTLE_MESSAGES, assertUnderLimits, clearAttempts, recordAttempt } from './throttle';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
 
 export async function authRoutes(app: FastifyInstance, { db, sessions }: RouteDeps) {
   app.post('/register', async (request, reply) => {
     const input = parseInput(registerRequestSchema, request.body);
+    const registrations = [LIMITS.registrationsPerAddress(request.ip)];
+    await assertUnderLimits(db, registrations, THROTTLE_MESSAGES.register);
     const passwordHash = await hashPassword(input.password);
     const user = await db
       .transaction(async (tx) => {
@@ -33,14 +35,16 @@ export async function authRoutes(app: FastifyInstance, { db, sessions }: RouteDe
         return created!;
       })
       .catch(rethrowUserConflict);
+    await recordAttempt(db, registrations);
     await sessions.start(request, reply, user.id);
     return reply.status(201).send(toCurrentUser(user));
   });
 
   app.post('/login', async (request, reply) => {
     const input = parseInput(loginRequestSchema, request.body);
-    const keys = throttleKeys(input.username, request.ip);
-    await assertNotThrottled(db, keys);
+    const account = LIMITS.failedLoginsPerAccount(input.username);
+    const failures = [account, LIMITS.failedLoginsPerAddress(request.ip)];
+    await assertUnderLimits(db, failures, THROTTLE_MESSAGES.login);
     const [user] = await db
       .select()
       .from(users)
@@ -48,10 +52,11 @@ export async function authRoutes(app: FastifyInstance, { db, sessions }: RouteDe
       .limit(1);
     const valid = await verifyPassword(input.password, user?.password ?? (await dummyPasswordHash()));
     if (!user || !valid) {
-      await recordFailure(db, keys);
+      await recordAttempt(db, failures);
       throw unauthorized(MESSAGES.invalidCredentials);
     }
-    await clearAccountFailures(db, keys);
+    // A successful sign-in clears the account's count (not the address's).
+    await clearAttempts(db, account);
     // A new session id at sign-in: a session id planted before sign-in is worth nothing after it.
     await sessions.start(request, reply, user.id);
     return toCurrentUser(user);
