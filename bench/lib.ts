@@ -60,7 +60,3 @@ export async function registerAndSignIn(baseUrl: string, username: string): Prom
   if (response.status !== 201) throw new Error(`register failed: ${response.status} ${await response.text()}`);
   return response.headers.get('set-cookie')!.split(';')[0]!;
 }
-
-export function printTable(rows: Record<string, string | number>[]): void {
-  console.table(rows);
-}

@@ -89,7 +89,7 @@ async function createPgliteDatabase(dir: string): Promise<void> {
        const db = new PGlite(workerData.dir);
        await db.waitReady;
        await db.close();
-     }).catch((error) => { throw error; });`,
+     });`,
     { eval: true, workerData: { pgliteUrl, dir } },
   );
   await new Promise<void>((resolve, reject) => {
@@ -99,7 +99,7 @@ async function createPgliteDatabase(dir: string): Promise<void> {
 }
 
 /** Embedded database. `dir` undefined opens an in-memory one (tests). */
-export async function openPglite(dir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database> {
+export async function openPglite(dir: string | undefined): Promise<Database> {
   let unlock = () => {};
   if (dir) {
     mkdirSync(dir, { recursive: true });
@@ -107,7 +107,7 @@ export async function openPglite(dir: string | undefined, options: { loadDataDir
   }
   try {
     if (dir && !existsSync(path.join(dir, 'PG_VERSION'))) await createPgliteDatabase(dir);
-    const pglite = new PGlite({ dataDir: dir, loadDataDir: options.loadDataDir });
+    const pglite = new PGlite({ dataDir: dir });
     await pglite.waitReady;
     const db = drizzlePglite(pglite, { schema }) as unknown as Db;
     await migratePglite(drizzlePglite(pglite), { migrationsFolder: migrationsFolder() });
