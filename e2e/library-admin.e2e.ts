@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffmpegBinary } from '../src/server/media/ffmpeg';
 import type { AdminAnalytics, VideoTemplate } from '../src/shared/api-types';
 import { MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
 
@@ -52,7 +53,7 @@ beforeAll(async () => {
   mediaDir = mkdtempSync(path.join(tmpdir(), 'familystar-e2e-media-'));
   clipPath = path.join(mediaDir, 'farm-animals.mp4');
   // A real 4-second H.264/AAC clip, like one an admin would upload.
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15', '-f', 'lavfi', '-i', 'sine=frequency=330',
+  execFileSync(ffmpegBinary(), ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15', '-f', 'lavfi', '-i', 'sine=frequency=330',
     '-t', '4', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart', clipPath]);
   // A private copy of the built client, so a rebuild of dist/ during the run cannot pull pages away.
   const clientDir = path.join(mediaDir, 'client');

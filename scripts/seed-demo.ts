@@ -6,12 +6,13 @@ import path from 'node:path';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/open';
 import { findDemoTools, seedDemoTemplates } from '../src/server/features/templates/demo-templates';
+import { closeSpeech } from '../src/server/media/speech';
 import { createStorage } from '../src/server/storage/storage';
 
 const tools = findDemoTools();
 if ('missing' in tools) {
   console.error(`Cannot make the demo templates. Missing: ${tools.missing.join('; ')}`);
-  console.error('On Debian: apt-get install espeak-ng python3-skimage fonts-dejavu-core');
+  console.error('All of it comes with the repository and npm install: run npm install (or fix DEMO_PORTRAIT / DEMO_FONT).');
   process.exit(1);
 }
 const config = loadConfig();
@@ -23,5 +24,6 @@ try {
   console.log(`Added: ${result.created.join(', ') || 'none'}. Already there: ${result.skipped.join(', ') || 'none'}.`);
   console.log(`Took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } finally {
+  await closeSpeech();
   await database.close();
 }

@@ -1,24 +1,25 @@
 // The demo library a fresh installation starts with (decisions: a real product is not empty). Each
-// template is made here, never downloaded: a public-domain NASA portrait (Eileen Collins, shipped by
-// Debian's python3-skimage as astronaut.png) animated with ffmpeg, spoken narration from espeak-ng,
-// and numbers, letters or colours drawn with the DejaVu font. H.264/AAC MP4 with faststart.
+// template is made here, never downloaded, from material that comes with the repository and
+// `npm install`: a public-domain NASA portrait (Eileen Collins, assets/astronaut.jpg) animated with
+// ffmpeg, narration spoken by eSpeak NG in wasm (media/speech.ts), and numbers, letters or colours
+// drawn with DejaVu Sans Bold (npm dejavu-fonts-ttf). H.264/AAC MP4 with faststart.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/open';
 import { videoTemplates } from '../../db/schema';
 import { ffmpegBinary, probe, runProcess } from '../../media/ffmpeg';
+import { type VoiceSettings, espeakModuleFile, speak } from '../../media/speech';
 import type { Storage } from '../../storage/storage';
 import { templateListCache } from './list-cache';
 
-const PORTRAIT_CANDIDATES = [
-  process.env.DEMO_PORTRAIT,
-  '/usr/lib/python3/dist-packages/skimage/data/astronaut.png',
-  '/usr/share/python3-skimage/data/astronaut.png',
-].filter((candidate): candidate is string => Boolean(candidate));
-const FONT = process.env.DEMO_FONT ?? '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
+/** The narrator: eSpeak's third female variant, a little slow and a little high. */
+export const NARRATOR: VoiceSettings = { voice: 'en-us+f3', speed: 135, pitch: 55 };
+
 const WIDTH = 960;
 const HEIGHT = 540;
 const FPS = 25;
@@ -112,30 +113,53 @@ export const DEMO_TEMPLATES: DemoTemplate[] = [
 
 export interface DemoTools {
   ffmpeg: string;
-  espeak: string;
   portrait: string;
   font: string;
 }
 
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, name);
-    if (existsSync(candidate)) return candidate;
-  }
-  return undefined;
+/** assets/astronaut.jpg, found from this file both in the source tree and in the bundled server (dist/server). */
+export function demoPortrait(): string | undefined {
+  if (process.env.DEMO_PORTRAIT) return process.env.DEMO_PORTRAIT;
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return [path.resolve(here, '../../../../assets/astronaut.jpg'), path.resolve(here, '../../assets/astronaut.jpg')].find((candidate) =>
+    existsSync(candidate),
+  );
 }
 
-/** The tools and material the demo needs, or the list of what is missing. */
+function demoFont(): string | undefined {
+  if (process.env.DEMO_FONT) return process.env.DEMO_FONT;
+  try {
+    const pkg = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json');
+    return path.join(path.dirname(pkg), 'ttf', 'DejaVuSans-Bold.ttf');
+  } catch {
+    return undefined;
+  }
+}
+
+function found(find: () => string): string | undefined {
+  try {
+    return find();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The tools and material the demo needs, or the list of what is missing. All of it comes with the
+ * repository and `npm install`, so something is missing only in a broken install or a wrong DEMO_* path.
+ */
 export function findDemoTools(): DemoTools | { missing: string[] } {
-  const espeak = process.env.ESPEAK_PATH || onPath('espeak-ng');
-  const portrait = PORTRAIT_CANDIDATES.find((candidate) => existsSync(candidate));
+  const portrait = demoPortrait();
+  const font = demoFont();
+  const ffmpeg = found(ffmpegBinary);
   const missing = [
-    espeak ? '' : 'espeak-ng (Debian package espeak-ng)',
-    portrait ? '' : 'astronaut.png (Debian package python3-skimage)',
-    existsSync(FONT) ? '' : `${FONT} (Debian package fonts-dejavu-core)`,
+    portrait && existsSync(portrait) ? '' : (process.env.DEMO_PORTRAIT ? `DEMO_PORTRAIT ${portrait}` : 'assets/astronaut.jpg (in the repository)'),
+    font && existsSync(font) ? '' : (process.env.DEMO_FONT ? `DEMO_FONT ${font}` : 'DejaVuSans-Bold.ttf (npm package dejavu-fonts-ttf)'),
+    found(espeakModuleFile) ? '' : 'eSpeak NG (npm package @echogarden/espeak-ng-emscripten)',
+    ffmpeg ? '' : 'ffmpeg (npm package @ffmpeg-installer/ffmpeg)',
   ].filter(Boolean);
   if (missing.length) return { missing };
-  return { ffmpeg: ffmpegBinary(), espeak: espeak!, portrait: portrait!, font: FONT };
+  return { ffmpeg: ffmpeg!, portrait: portrait!, font: font! };
 }
 
 const seconds = (value: number) => value.toFixed(3);
@@ -147,8 +171,7 @@ export async function renderDemo(template: DemoTemplate, tools: DemoTools, dir: 
   let clock = 0;
   for (const [index, segment] of template.segments.entries()) {
     const wav = path.join(dir, `say-${index}.wav`);
-    await runProcess(tools.espeak, ['-v', 'en-us+f3', '-s', '135', '-p', '55', '-w', wav, segment.say]);
-    const spoken = (await probe(wav)).duration ?? 1;
+    const spoken = (await speak(segment.say, NARRATOR, wav)).seconds;
     windows.push({ start: clock, end: clock + spoken + GAP_S });
     clock += spoken + GAP_S;
     await writeFile(path.join(dir, `show-${index}.txt`), segment.show);
@@ -255,7 +278,8 @@ interface Logger {
 
 /**
  * At a first start (no marker in DATA_DIR yet) fill an empty library with the demo templates, in the
- * background. Without the tools the app runs with an empty library and the log says how to seed.
+ * background. If the install is broken (material missing) the app runs with an empty library and the
+ * log says what is missing and how to seed.
  * DEMO_TEMPLATES=off skips it.
  */
 export async function seedDemoAtFirstStart(options: { db: Db; storage: Storage; dataDir: string; log: Logger }): Promise<void> {
@@ -271,11 +295,12 @@ export async function seedDemoAtFirstStart(options: { db: Db; storage: Storage; 
   const tools = findDemoTools();
   if ('missing' in tools) {
     log.warn(
-      `The template library is empty. To add the demo templates install ${tools.missing.join(', ')}, ` +
-        'then run "npm run seed:demo" (or restart the app).',
+      `The template library is empty and the demo templates cannot be made: missing ${tools.missing.join('; ')}. ` +
+        'Run "npm install" (or fix DEMO_PORTRAIT / DEMO_FONT), then "npm run seed:demo" or restart the app.',
     );
     return;
   }
+  log.info('The template library is empty: making the demo templates in the background');
   const started = Date.now();
   const result = await seedDemoTemplates(db, storage, tools);
   await writeFile(marker, `${new Date().toISOString()} ${result.created.join(', ')}\n`);
