@@ -9,6 +9,7 @@ import { benchUpload } from './upload.bench';
 
 const only = process.argv[2];
 const benches: Record<string, () => Promise<unknown>> = { 'api-me': benchApiMe, landing: benchLanding, upload: benchUpload, templates: benchTemplates, 'face-engine': benchFaceEngine };
+benches['voice-analysis'] = () => import('./voice-analysis.bench').then((bench) => bench.benchVoiceAnalysis());
 
 const results: Record<string, unknown> = {
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },

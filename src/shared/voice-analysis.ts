@@ -1,0 +1,44 @@
+// What the analysis of a voice recording tells the parent: the warnings (codes and their words) and the
+// summary the API returns. The voice fingerprint (embedding) is biometric data and stays on the server.
+
+export const VOICE_WARNING_MESSAGES = {
+  tooQuiet: 'The recording is very quiet. Record closer to the microphone.',
+  clipped: 'The recording is distorted (too loud). Move a little away from the microphone.',
+  noVoice: 'No voice was found in this recording. Record again in a quiet room.',
+  littleSpeech: 'There is little speech in this recording. Record again and keep talking for most of it.',
+} as const;
+
+export type VoiceWarningCode = keyof typeof VOICE_WARNING_MESSAGES;
+
+export interface VoiceWarning {
+  code: VoiceWarningCode;
+  message: string;
+}
+
+export function voiceWarning(code: VoiceWarningCode): VoiceWarning {
+  return { code, message: VOICE_WARNING_MESSAGES[code] };
+}
+
+/** When the analysis itself fails (a damaged file is reported with MEDIA_MESSAGES.unreadableMedia). */
+export const VOICE_ANALYSIS_MESSAGES = {
+  timedOut: 'Analysing this recording took too long. Please record it again.',
+  tooShort: 'Less than a second of sound could be read from this recording. It may be incomplete: please record it again.',
+} as const;
+
+/** A voice recording's analysis as the API returns it. */
+export interface VoiceAnalysisSummary {
+  /** Median pitch of the voiced speech, Hz; null when there is too little voiced speech to tell. */
+  pitchMedianHz: number | null;
+  /** 10th percentile of the voiced pitch, Hz. */
+  pitchLowHz: number | null;
+  /** 90th percentile of the voiced pitch, Hz. */
+  pitchHighHz: number | null;
+  /** Integrated loudness (EBU R128) of the mono mix, LUFS; null when everything is below the −70 LUFS gate. */
+  loudnessLufs: number | null;
+  /** Sample peak of the mono mix at 48 kHz, dBFS (above 0 when clipped audio overshoots); null for digital silence. */
+  peakDb: number | null;
+  /** 0..1: share of the recording that is speech rather than silence. */
+  speechShare: number;
+  /** Most important first. */
+  warnings: VoiceWarning[];
+}
