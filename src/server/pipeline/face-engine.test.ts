@@ -1,18 +1,43 @@
-// The built-in face engine on real pictures: the NASA portrait the demo templates are made from, a
-// picture with no face, and the demo templates themselves (the renderer needs the face in their frames).
-import { existsSync } from 'node:fs';
+// The built-in face engine on real pictures: the NASA portrait the demo templates are made from, real
+// photos of other people (face-api's demo pictures), a picture with no face, and the demo templates
+// themselves (the renderer needs the face in their frames).
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TEMPLATES, findDemoTools, renderDemo } from '../features/templates/demo-templates';
 import { ffmpegBinary, runProcess } from '../media/ffmpeg';
-import { type FaceEngine, type Frame, createHumanFaceEngine } from './face-engine';
+import { classifyExpression } from './expressions';
+import {
+  type AnalysedFace,
+  EMBEDDING_LENGTH,
+  EMOTIONS,
+  type FaceEngine,
+  type Frame,
+  cosineSimilarity,
+  createHumanFaceEngine,
+  faceSharpness,
+  mouthOpening,
+  normaliseEmbedding,
+} from './face-engine';
 
-const PORTRAIT = [process.env.DEMO_PORTRAIT, '/usr/lib/python3/dist-packages/skimage/data/astronaut.png', '/usr/share/python3-skimage/data/astronaut.png']
-  .filter((candidate): candidate is string => Boolean(candidate))
-  .find((candidate) => existsSync(candidate));
+const PORTRAIT = fileURLToPath(new URL('../../../assets/astronaut.jpg', import.meta.url));
+/** Real photos of groups of people (@vladmandic/face-api's demo folder; tests only). */
+const SAMPLES = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
+const sample = (n: number) => path.join(SAMPLES, `sample${n}.jpg`);
 const tools = findDemoTools();
+
+/** Decodes a picture to packed RGB with sharp, after `edit` (crop, mirror, blur...). */
+async function picture(file: string, edit: (image: sharp.Sharp) => sharp.Sharp = (image) => image): Promise<Frame> {
+  const { data, info } = await edit(sharp(file)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+const largest = (faces: AnalysedFace[]) => [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0]!;
+const fixed = (value: number, digits = 3) => value.toFixed(digits);
 
 /** Decodes frames to packed RGB with ffmpeg (`input` are the arguments before the output options). */
 async function decodeFrames(input: string[], width: number, height: number, filter?: string): Promise<Frame[]> {
@@ -41,9 +66,8 @@ describe('human face engine', () => {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
-  it('finds exactly one face, with its mesh, in the astronaut portrait', async ({ skip }) => {
-    if (!PORTRAIT) skip('astronaut.png is missing: install the Debian package python3-skimage');
-    const [frame] = await decodeFrames(['-i', PORTRAIT!], 512, 512);
+  it('finds exactly one face, with its mesh, in the astronaut portrait', async () => {
+    const [frame] = await decodeFrames(['-i', PORTRAIT], 512, 512);
     const faces = await engine.detect(frame!);
     expect(faces).toHaveLength(1);
     const [face] = faces;
@@ -75,6 +99,146 @@ describe('human face engine', () => {
 
   it('rejects a buffer that is not RGB or RGBA of the given size', async () => {
     await expect(engine.detect({ data: new Uint8Array(10), width: 4, height: 4 })).rejects.toThrow(/RGB or RGBA/);
+  });
+
+  it('analyses a face: a 1024-value unit embedding, expression scores, pose, sharpness, mouth opening', async ({ annotate }) => {
+    const frame = await picture(PORTRAIT);
+    const faces = await engine.analyse(frame);
+    expect(faces).toHaveLength(1);
+    const [face] = faces;
+    expect(face!.embedding).toHaveLength(EMBEDDING_LENGTH);
+    expect(face!.embedding.every(Number.isFinite)).toBe(true);
+    expect(Math.hypot(...face!.embedding)).toBeCloseTo(1, 6);
+    expect(Object.keys(face!.expressions).sort()).toEqual([...EMOTIONS].sort());
+    // Eileen Collins smiles broadly, teeth showing, facing the camera.
+    expect(face!.expressions.happy).toBeGreaterThan(0.8);
+    expect(Math.abs(face!.pose.yaw)).toBeLessThan(10);
+    expect(face!.mouthOpening).toBeGreaterThan(0);
+    expect(face!.sharpness).toBeGreaterThan(0);
+    expect(classifyExpression(face!)).toBe('smile');
+    await annotate(
+      `astronaut: happy ${face!.expressions.happy}, yaw ${fixed(face!.pose.yaw, 1)}° pitch ${fixed(face!.pose.pitch, 1)}° roll ${fixed(face!.pose.roll, 1)}°, ` +
+        `mouth ${fixed(face!.mouthOpening)}, sharpness ${fixed(face!.sharpness, 0)}`,
+    );
+    // The fast call gives the mesh-derived measures and none of the models'.
+    const [detected] = await engine.detect(frame);
+    expect(detected!.pose!.yaw).toBeCloseTo(face!.pose.yaw, 3);
+    expect(detected!.mouthOpening).toBeCloseTo(face!.mouthOpening, 6);
+    expect(detected).not.toHaveProperty('embedding');
+    expect(detected).not.toHaveProperty('expressions');
+  }, 60_000);
+
+  it('gives the same person a clearly closer embedding than other people', async ({ annotate }) => {
+    // Same person: the astronaut portrait, a crop of it enlarged 2×, the portrait at 60 %; one woman of
+    // sample6 in the whole photo and in a crop of her at half size.
+    const astronaut = largest(await engine.analyse(await picture(PORTRAIT)));
+    const astronautCrop = largest(await engine.analyse(await picture(PORTRAIT, (image) => image.extract({ left: 100, top: 0, width: 300, height: 300 }).resize(600))));
+    const astronautSmall = largest(await engine.analyse(await picture(PORTRAIT, (image) => image.resize(307))));
+    const group6 = await engine.analyse(await picture(sample(6)), { maxFaces: 10 });
+    const right6 = group6.reduce((best, face) => (face.box[0] > best.box[0] ? face : best)); // the right-most woman
+    // A square twice her face box around it (inside the 1920×1537 photo), shrunk to half size.
+    const [x, y, w] = right6.box;
+    const side = Math.round(2 * w);
+    const left = Math.max(0, Math.min(1920 - side, Math.round(x - w / 2)));
+    const top = Math.max(0, Math.min(1537 - side, Math.round(y - w / 2)));
+    const right6Crop = largest(await engine.analyse(await picture(sample(6), (image) => image.extract({ left, top, width: side, height: side }).resize(Math.round(side / 2)))));
+    const same = [
+      cosineSimilarity(astronaut.embedding, astronautCrop.embedding),
+      cosineSimilarity(astronaut.embedding, astronautSmall.embedding),
+      cosineSimilarity(right6.embedding, right6Crop.embedding),
+    ];
+    // Different people: the astronaut, the four women of sample6 and the three of sample3, every pair.
+    const group3 = await engine.analyse(await picture(sample(3)), { maxFaces: 10 });
+    expect(group6).toHaveLength(4);
+    expect(group3).toHaveLength(3);
+    const people = [astronaut, ...group6, ...group3];
+    const different = people.flatMap((a, i) => people.slice(i + 1).map((b) => cosineSimilarity(a.embedding, b.embedding)));
+    await annotate(`cosine, same person: ${same.map((value) => fixed(value)).join(', ')}; different people (${different.length} pairs): ${fixed(Math.min(...different))}..${fixed(Math.max(...different))}`);
+    expect(Math.min(...same)).toBeGreaterThan(0.85);
+    expect(Math.max(...different)).toBeLessThan(0.7);
+    expect(Math.min(...same) - Math.max(...different)).toBeGreaterThan(0.3);
+  }, 120_000);
+
+  it('turns yaw and roll to the opposite sign on a mirrored picture', async ({ annotate }) => {
+    // sample2's left-most woman is in profile, nose towards the left of the picture: turned to her own
+    // right, so yaw < 0. Mirrored, she faces the other way. (A real head turn; the mirror is a real
+    // picture of the opposite turn, with the face itself mirrored too.)
+    const crop = (image: sharp.Sharp) => image.extract({ left: 100, top: 0, width: 650, height: 650 });
+    const [profile] = await engine.detect(await picture(sample(2), crop));
+    const [mirrored] = await engine.detect(await picture(sample(2), (image) => crop(image).flop()));
+    expect(profile!.pose!.yaw).toBeLessThan(-25);
+    expect(mirrored!.pose!.yaw).toBeGreaterThan(25);
+    expect(Math.sign(mirrored!.pose!.roll)).toBe(-Math.sign(profile!.pose!.roll));
+    expect(classifyExpression({ pose: profile!.pose!, expressions: { happy: 0 }, mouthOpening: profile!.mouthOpening! })).toBe('profile-right');
+    // The astronaut looks straight at the camera: near 0 both ways.
+    const [frontal] = await engine.detect(await picture(PORTRAIT));
+    const [frontalMirrored] = await engine.detect(await picture(PORTRAIT, (image) => image.flop()));
+    expect(Math.abs(frontal!.pose!.yaw)).toBeLessThan(5);
+    expect(Math.abs(frontalMirrored!.pose!.yaw)).toBeLessThan(5);
+    // Rotating the picture clockwise tilts the head towards her left shoulder: roll > 0.
+    const [clockwise] = await engine.detect(await picture(PORTRAIT, (image) => image.rotate(15)));
+    const [anticlockwise] = await engine.detect(await picture(PORTRAIT, (image) => image.rotate(-15)));
+    expect(clockwise!.pose!.roll - frontal!.pose!.roll).toBeGreaterThan(8);
+    expect(anticlockwise!.pose!.roll - frontal!.pose!.roll).toBeLessThan(-8);
+    await annotate(
+      `yaw: profile ${fixed(profile!.pose!.yaw, 1)}°, mirrored ${fixed(mirrored!.pose!.yaw, 1)}°; astronaut ${fixed(frontal!.pose!.yaw, 1)}° / ${fixed(frontalMirrored!.pose!.yaw, 1)}°; ` +
+        `roll: +15° rotation ${fixed(clockwise!.pose!.roll, 1)}°, -15° ${fixed(anticlockwise!.pose!.roll, 1)}°, upright ${fixed(frontal!.pose!.roll, 1)}°`,
+    );
+  }, 60_000);
+
+  it('measures less sharpness on a blurred copy, whatever the face size', async ({ annotate }) => {
+    const sharpFace = largest(await engine.analyse(await picture(PORTRAIT)));
+    const blurred = largest(await engine.analyse(await picture(PORTRAIT, (image) => image.blur(1.5))));
+    const enlarged = largest(await engine.analyse(await picture(PORTRAIT, (image) => image.resize(1024))));
+    await annotate(`sharpness: ${fixed(sharpFace.sharpness, 0)}, blurred σ1.5 ${fixed(blurred.sharpness, 0)}, the same photo at 2× ${fixed(enlarged.sharpness, 0)}`);
+    expect(blurred.sharpness).toBeLessThan(sharpFace.sharpness / 2);
+    // Enlarging adds no detail: the measure at the fixed size stays in the same range.
+    expect(enlarged.sharpness).toBeGreaterThan(sharpFace.sharpness / 2);
+    expect(enlarged.sharpness).toBeLessThan(sharpFace.sharpness * 2);
+    // The measure itself: a flat box has none, a checkerboard a lot.
+    const flat = { data: new Uint8Array(64 * 64 * 3).fill(128), width: 64, height: 64 };
+    expect(faceSharpness(flat, [0, 0, 64, 64])).toBe(0);
+    const checker = { data: new Uint8Array(64 * 64 * 3).map((_, i) => ((Math.floor(i / 3) % 64) + Math.floor(i / 3 / 64)) % 2 ? 255 : 0), width: 64, height: 64 };
+    expect(faceSharpness(checker, [0, 0, 64, 64])).toBeGreaterThan(faceSharpness(flat, [0, 0, 64, 64]));
+  }, 60_000);
+
+  it('measures a wider mouth opening with lips apart than with lips closed', async ({ annotate }) => {
+    // sample3: the woman on the left has her lips closed, the one on the right smiles with her teeth showing.
+    const faces = await engine.detect(await picture(sample(3)), { maxFaces: 10 });
+    expect(faces).toHaveLength(3);
+    const [left, , right] = [...faces].sort((a, b) => a.box[0] - b.box[0]);
+    await annotate(`mouth opening: closed lips ${fixed(left!.mouthOpening!)}, teeth showing ${fixed(right!.mouthOpening!)}`);
+    expect(left!.mouthOpening!).toBeLessThan(0.04);
+    expect(right!.mouthOpening!).toBeGreaterThan(left!.mouthOpening! * 2);
+    // The formula on a made-up mesh: lips 10 px apart on a face 200 px high.
+    const mesh = Array.from({ length: 468 }, () => [0, 0, 0]);
+    mesh[10] = [100, 0, 0];
+    mesh[152] = [100, 200, 0];
+    for (const [upper, lower] of [[82, 87], [13, 14], [312, 317]] as const) {
+      mesh[upper] = [100, 150, 0];
+      mesh[lower] = [100, 160, 0];
+    }
+    expect(mouthOpening(mesh)).toBeCloseTo(0.05, 6);
+  }, 60_000);
+
+  it('returns no analysed face where there is none, and can limit the faces per call', async () => {
+    const [pattern] = await decodeFrames(['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=1', '-frames:v', '1'], 640, 360);
+    expect(await engine.analyse(pattern!)).toEqual([]);
+    expect(await engine.detect(await picture(sample(3)), { maxFaces: 1 })).toHaveLength(1);
+  }, 60_000);
+
+  it('never returns an empty or wrong-length embedding', () => {
+    expect(() => normaliseEmbedding([])).toThrow(/expected 1024 values, got 0/);
+    expect(() => normaliseEmbedding(undefined)).toThrow(/expected 1024 values, got 0/);
+    expect(() => normaliseEmbedding(new Array(1023).fill(1))).toThrow(/got 1023/);
+    expect(() => normaliseEmbedding(new Array(1024).fill(0))).toThrow(/all zeros/);
+    expect(() => normaliseEmbedding([Number.NaN, ...new Array(1023).fill(1)])).toThrow(/value 0 is NaN/);
+    const unit = normaliseEmbedding(new Array(1024).fill(3));
+    expect(Math.hypot(...unit)).toBeCloseTo(1, 9);
+    expect(cosineSimilarity(unit, unit)).toBeCloseTo(1, 9);
+    expect(cosineSimilarity([1, 0], [0, 2])).toBe(0);
+    expect(cosineSimilarity([1, 1], [-2, -2])).toBeCloseTo(-1, 9);
+    expect(() => cosineSimilarity([1], [1, 2])).toThrow(/lengths/);
   });
 
   describe.each(DEMO_TEMPLATES.map((template) => ({ title: template.title, template })))('demo template $title', ({ template }) => {

@@ -1,12 +1,12 @@
-// Finds faces in video frames. The rest of the app sees only `FaceEngine`; the built-in engine is
-// @vladmandic/human on tfjs with the WebAssembly backend (CPU, plain Node, models shipped in the npm
+// Finds and analyses faces in pictures. The rest of the app sees only `FaceEngine`; the built-in engine
+// is @vladmandic/human on tfjs with the WebAssembly backend (CPU, plain Node, models shipped in the npm
 // package, nothing downloaded at run time). A faster engine can replace it behind the same interface.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as tfjs from '@tensorflow/tfjs';
-import type { Config, Human } from '@vladmandic/human';
+import type { Config, FaceResult, Human } from '@vladmandic/human';
 
 /** One decoded picture: tightly packed RGB (3 bytes a pixel) or RGBA (4), rows top to bottom. */
 export interface Frame {
@@ -15,6 +15,30 @@ export interface Frame {
   height: number;
 }
 
+/**
+ * Head pose in degrees (0, 0, 0 = looking straight into the camera), from the mesh. Sides are the
+ * PERSON's own, on an unmirrored picture (a camera file, not a selfie preview):
+ * - `yaw` > 0: the head turns to the person's left, so the nose points towards the RIGHT edge of the
+ *   picture; < 0: turned to the person's right (nose towards the picture's left edge).
+ * - `pitch` > 0: the chin goes up (looking up); < 0: looking down.
+ * - `roll` > 0: the head tilts towards the person's left shoulder, i.e. it turns clockwise in the
+ *   picture; < 0: towards the right shoulder (anticlockwise).
+ * Human's estimate from four mesh points (forehead, chin, both cheeks): right in sign, not a calibrated
+ * angle. Yaw reads about half the real turn (three-quarter views 20-25°, full profiles 31-46°, varying
+ * by a few degrees with the crop); pitch reads about -7° on a face looking straight at the camera.
+ */
+export interface HeadPose {
+  yaw: number;
+  pitch: number;
+  roll: number;
+}
+
+/** The expression model's classes (Human's `emotion`, a 64×64 grey-face classifier). */
+export const EMOTIONS = ['angry', 'disgust', 'fear', 'happy', 'sad', 'surprise', 'neutral'] as const;
+export type Emotion = (typeof EMOTIONS)[number];
+/** The model's softmax outputs (sum ≈ 1), as Human gives them: truncated to 2 decimals, capped at 0.99. */
+export type ExpressionScores = Record<Emotion, number>;
+
 export interface DetectedFace {
   /** [x, y, width, height] in pixels of the frame. */
   box: [number, number, number, number];
@@ -22,21 +46,60 @@ export interface DetectedFace {
   score: number;
   /** The 468-point face mesh, [x, y, z] with x and y in pixels of the frame; absent when not computed. */
   landmarks?: number[][];
+  /** Head pose from the mesh; absent without the mesh. */
+  pose?: HeadPose;
+  /** Mouth opening from the mesh (see `mouthOpening`); absent without the mesh. */
+  mouthOpening?: number;
+}
+
+/** A face with everything the engine can tell: what `analyse` returns. */
+export interface AnalysedFace extends DetectedFace {
+  landmarks: number[][];
+  pose: HeadPose;
+  mouthOpening: number;
+  /** Who this is: Human's faceres descriptor, EMBEDDING_LENGTH values of unit length (compare with `cosineSimilarity`). */
+  embedding: number[];
+  expressions: ExpressionScores;
+  /** Detail in the face (see `faceSharpness`): higher is sharper; 0 for a flat crop. */
+  sharpness: number;
+}
+
+export interface AnalyseOptions {
+  /** Most faces to return (default: the engine's `maxFaces`). */
+  maxFaces?: number;
+}
+
+export interface DetectOptions extends AnalyseOptions {
+  /** Compute the 468-point mesh, the head pose and the mouth opening (default: the engine's `mesh`). */
+  mesh?: boolean;
 }
 
 export interface FaceEngine {
-  detect(frame: Frame): Promise<DetectedFace[]>;
+  /** Boxes, scores and, with the mesh, landmarks, pose and mouth opening: the fast call (the renderer's). */
+  detect(frame: Frame, options?: DetectOptions): Promise<DetectedFace[]>;
+  /** `detect` with the mesh plus the identity embedding, the expression scores and the sharpness (slow). */
+  analyse(frame: Frame, options?: AnalyseOptions): Promise<AnalysedFace[]>;
   close(): Promise<void>;
 }
 
 export interface HumanFaceEngineOptions {
-  /** Most faces to return per frame (each costs a mesh pass). */
+  /** Most faces to return per frame (each costs a mesh pass, and with `analyse` two more models). */
   maxFaces?: number;
   /** Faces below this score are dropped. */
   minScore?: number;
-  /** Compute the 468-point mesh (landmarks); also makes the box and score tighter. */
+  /** `detect`'s default for the mesh (landmarks); also makes the box and score tighter. Default true. */
   mesh?: boolean;
+  /**
+   * Load the embedding and expression models now (true) or on the first `analyse` (false, the
+   * default: an engine that only detects, like the renderer's, never loads them).
+   */
+  preloadAnalysis?: boolean;
 }
+
+/** Length of faceres' descriptor. Anything else (an empty array, typically) is a broken model load. */
+export const EMBEDDING_LENGTH = 1024;
+/** The side of the square grey crop `faceSharpness` measures, so faces of any size compare. */
+export const SHARPNESS_SIZE = 128;
 
 const require = createRequire(import.meta.url);
 
@@ -52,7 +115,7 @@ function packageDir(name: string): string {
 }
 
 // Human keeps per-call state in module variables shared by every instance (the detector's boxes, the
-// models): one frame at a time in the whole process.
+// models): one frame at a time in the whole thread (each worker thread has its own module state).
 let queue: Promise<unknown> = Promise.resolve();
 
 type HumanModule = { Human: new (config?: Partial<Config>) => Human };
@@ -66,7 +129,7 @@ type Tf = typeof tfjs;
  * embedding, silently.
  */
 function registerFileLoader(tf: Tf) {
-  if (tf.io.getLoadHandlers('file:///probe.json').length > 0) return; // already registered in this process
+  if (tf.io.getLoadHandlers('file:///probe.json').length > 0) return; // already registered in this thread
   const router = (url: string | string[]): tfjs.io.IOHandler | null => {
     const href = Array.isArray(url) ? url[0] : url;
     if (typeof href !== 'string' || !href.startsWith('file://')) return null;
@@ -89,14 +152,41 @@ function registerFileLoader(tf: Tf) {
 }
 
 /**
+ * Runs `load` and takes off the process-wide 'uncaughtException' / 'unhandledRejection' listeners it
+ * added. The wasm backend's Emscripten glue adds listeners that rethrow: any stray rejection anywhere
+ * in the app would crash the process (and print a megabyte of minified code). Error handling belongs to
+ * the app. In a worker thread `process.on` registers on the thread's own process object, and the same
+ * clean-up applies.
+ */
+async function withoutAddedProcessListeners<T>(load: () => Promise<T>): Promise<T> {
+  const before = { uncaught: process.listeners('uncaughtException'), unhandled: process.listeners('unhandledRejection') };
+  try {
+    return await load();
+  } finally {
+    for (const listener of process.listeners('uncaughtException')) {
+      if (!before.uncaught.includes(listener)) process.removeListener('uncaughtException', listener);
+    }
+    for (const listener of process.listeners('unhandledRejection')) {
+      if (!before.unhandled.includes(listener)) process.removeListener('unhandledRejection', listener);
+    }
+  }
+}
+
+function frameChannels(frame: Frame): number {
+  const { data, width, height } = frame;
+  const channels = data.length / (width * height);
+  if (channels !== 3 && channels !== 4) throw new Error(`frame: expected RGB or RGBA ${width}×${height}, got ${data.length} bytes`);
+  return channels;
+}
+
+/**
  * Copies the frame into an RGB int32 tensor padded to a square (black on the right or bottom, so pixel
  * coordinates stay those of the frame). Square because Human's mesh comes out ~15 % too large on a
  * non-square input; int32 because Human casts it in one step (a float32 copy made here is slower).
  */
 function squareTensor(tf: Tf, frame: Frame) {
   const { data, width, height } = frame;
-  const channels = data.length / (width * height);
-  if (channels !== 3 && channels !== 4) throw new Error(`frame: expected RGB or RGBA ${width}×${height}, got ${data.length} bytes`);
+  const channels = frameChannels(frame);
   const side = Math.max(width, height);
   const pixels = new Int32Array(side * side * 3);
   for (let y = 0; y < height; y++) {
@@ -111,13 +201,157 @@ function squareTensor(tf: Tf, frame: Frame) {
   return tf.tensor(pixels, [1, side, side, 3], 'int32');
 }
 
-/** Human on tfjs + WebAssembly with only the face detector and (optionally) the mesh. Load once, reuse. */
+/** Cosine of the angle between two embeddings: 1 same direction, 0 unrelated. Equal to the dot product for unit vectors. */
+export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length || a.length === 0) throw new Error(`cosineSimilarity: lengths ${a.length} and ${b.length} differ or are 0`);
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    normA += a[i]! * a[i]!;
+    normB += b[i]! * b[i]!;
+  }
+  if (normA === 0 || normB === 0) throw new Error('cosineSimilarity: a vector is all zeros');
+  return dot / Math.sqrt(normA * normB);
+}
+
+/** Checks faceres' descriptor and scales it to unit length. Wrong length or non-finite values throw: never a silent bad identity. */
+export function normaliseEmbedding(raw: ArrayLike<number> | undefined): number[] {
+  const length = raw?.length ?? 0;
+  if (!raw || length !== EMBEDDING_LENGTH) {
+    throw new Error(`face embedding: expected ${EMBEDDING_LENGTH} values, got ${length} (the faceres model did not load with its signature?)`);
+  }
+  let sum = 0;
+  for (let i = 0; i < length; i++) {
+    if (!Number.isFinite(raw[i])) throw new Error(`face embedding: value ${i} is ${raw[i]}`);
+    sum += raw[i]! * raw[i]!;
+  }
+  if (sum === 0) throw new Error('face embedding: all zeros');
+  const scale = 1 / Math.sqrt(sum);
+  return Array.from(raw, (value) => value * scale);
+}
+
+const distance = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!);
+
+// Mesh points (MediaPipe's 468-point topology): the inner lip contour, upper and lower, at the centre
+// and a little to each side; the top of the forehead and the chin.
+const INNER_LIP_PAIRS = [
+  [82, 87],
+  [13, 14],
+  [312, 317],
+] as const;
+const FOREHEAD = 10;
+const CHIN = 152;
+
+/**
+ * How open the mouth is: the mean gap between the inner lips (three points across the middle of the
+ * mouth) divided by the face height (forehead to chin), in the picture's plane. Face height rather
+ * than mouth width because a smile widens the mouth, and turning the head shrinks widths, not heights.
+ * Measured: closed lips 0.001-0.035 (photos and clips), speech and a wide "ah" 0.05-0.17 (the
+ * talking-man clip), a smile showing teeth 0.045-0.09.
+ */
+export function mouthOpening(landmarks: number[][]): number {
+  if (landmarks.length < 468) throw new Error(`mouthOpening: expected the 468-point mesh, got ${landmarks.length} points`);
+  const height = distance(landmarks[FOREHEAD]!, landmarks[CHIN]!);
+  if (height === 0) return 0;
+  const gap = INNER_LIP_PAIRS.reduce((sum, [upper, lower]) => sum + distance(landmarks[upper]!, landmarks[lower]!), 0) / INNER_LIP_PAIRS.length;
+  return gap / height;
+}
+
+/**
+ * Sharpness of the face: the variance of the 4-neighbour Laplacian of the face box, in grey (0-255),
+ * resampled to SHARPNESS_SIZE × SHARPNESS_SIZE (area average when shrinking, bilinear when enlarging)
+ * so that faces of any size compare. A small face enlarged has little detail at that size and scores
+ * low, which is what choosing a face crop wants. Contrast counts too (a dim face scores lower).
+ */
+export function faceSharpness(frame: Frame, box: [number, number, number, number], size = SHARPNESS_SIZE): number {
+  const channels = frameChannels(frame);
+  const { data, width, height } = frame;
+  const x0 = Math.max(0, Math.floor(box[0]));
+  const y0 = Math.max(0, Math.floor(box[1]));
+  const x1 = Math.min(width, Math.ceil(box[0] + box[2]));
+  const y1 = Math.min(height, Math.ceil(box[1] + box[3]));
+  const cropWidth = x1 - x0;
+  const cropHeight = y1 - y0;
+  if (cropWidth < 2 || cropHeight < 2) return 0;
+  const luma = (x: number, y: number) => {
+    const at = (y * width + x) * channels;
+    return 0.299 * data[at]! + 0.587 * data[at + 1]! + 0.114 * data[at + 2]!;
+  };
+  const grey = new Float64Array(size * size);
+  const stepX = cropWidth / size;
+  const stepY = cropHeight / size;
+  for (let oy = 0; oy < size; oy++) {
+    for (let ox = 0; ox < size; ox++) {
+      let value: number;
+      if (stepX >= 1 && stepY >= 1) {
+        // Shrinking: the mean of the source pixels under the output pixel.
+        const sx0 = x0 + Math.floor(ox * stepX);
+        const sx1 = Math.max(sx0 + 1, x0 + Math.floor((ox + 1) * stepX));
+        const sy0 = y0 + Math.floor(oy * stepY);
+        const sy1 = Math.max(sy0 + 1, y0 + Math.floor((oy + 1) * stepY));
+        let sum = 0;
+        for (let sy = sy0; sy < sy1; sy++) for (let sx = sx0; sx < sx1; sx++) sum += luma(sx, sy);
+        value = sum / ((sx1 - sx0) * (sy1 - sy0));
+      } else {
+        // Enlarging: bilinear between the four nearest source pixels.
+        const fx = Math.min(x1 - 1, Math.max(x0, x0 + (ox + 0.5) * stepX - 0.5));
+        const fy = Math.min(y1 - 1, Math.max(y0, y0 + (oy + 0.5) * stepY - 0.5));
+        const ix = Math.min(x1 - 2, Math.floor(fx));
+        const iy = Math.min(y1 - 2, Math.floor(fy));
+        const tx = fx - ix;
+        const ty = fy - iy;
+        const top = luma(ix, iy) * (1 - tx) + luma(ix + 1, iy) * tx;
+        const bottom = luma(ix, iy + 1) * (1 - tx) + luma(ix + 1, iy + 1) * tx;
+        value = top * (1 - ty) + bottom * ty;
+      }
+      grey[oy * size + ox] = value;
+    }
+  }
+  let sum = 0;
+  let sumSquares = 0;
+  for (let y = 1; y < size - 1; y++) {
+    for (let x = 1; x < size - 1; x++) {
+      const at = y * size + x;
+      const laplacian = grey[at - 1]! + grey[at + 1]! + grey[at - size]! + grey[at + size]! - 4 * grey[at]!;
+      sum += laplacian;
+      sumSquares += laplacian * laplacian;
+    }
+  }
+  const count = (size - 2) * (size - 2);
+  const mean = sum / count;
+  return sumSquares / count - mean * mean;
+}
+
+const DEGREES = 180 / Math.PI;
+
+/**
+ * Human's `rotation.angle` (radians) in degrees with our signs (see HeadPose): Human's yaw and pitch
+ * have the opposite signs to ours, its roll the same (checked on photos turned, mirrored and rotated).
+ */
+function headPose(face: FaceResult): HeadPose {
+  const angle = face.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };
+  // `+ 0` turns a -0 into 0.
+  return { yaw: -angle.yaw * DEGREES + 0, pitch: -angle.pitch * DEGREES + 0, roll: angle.roll * DEGREES + 0 };
+}
+
+function expressionScores(face: FaceResult): ExpressionScores {
+  const scores = Object.fromEntries(EMOTIONS.map((emotion) => [emotion, 0])) as ExpressionScores;
+  for (const { emotion, score } of face.emotion ?? []) scores[emotion] = score;
+  return scores;
+}
+
+/** Human on tfjs + WebAssembly: face detector, mesh and, for `analyse`, faceres and the expression model. Load once, reuse. */
 export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}): Promise<FaceEngine> {
-  const { maxFaces = 3, minScore = 0.5, mesh = true } = options;
+  const { maxFaces = 3, minScore = 0.5, mesh: meshByDefault = true, preloadAnalysis = false } = options;
   // `require('@vladmandic/human')` picks the tfjs-node build, whose install downloads and fails; the
   // exports map has no './' so a subpath import fails too. Load the wasm build by its file path.
   const humanDir = packageDir('@vladmandic/human');
   const { Human: HumanClass } = require(path.join(humanDir, 'dist', 'human.node-wasm.js')) as HumanModule;
+  // No caching between calls anywhere (skipFrames/skipTime 0, cacheSensitivity 0): every frame is
+  // analysed afresh. A renderer that tracks faces does that itself, where it knows frames are consecutive.
+  const fresh = { skipFrames: 0, skipTime: 0 };
   const config: Partial<Config> = {
     backend: 'wasm',
     // A folder path, not a URL: the wasm backend reads the .wasm files from disk in Node.
@@ -126,8 +360,6 @@ export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}
     cacheModels: false,
     debug: false,
     warmup: 'none',
-    // Every frame is analysed afresh: no reuse of the previous frame's boxes (a renderer that tracks
-    // faces does that itself, where it knows the frames are consecutive).
     cacheSensitivity: 0,
     filter: { enabled: false },
     gesture: { enabled: false },
@@ -137,66 +369,91 @@ export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}
     segmentation: { enabled: false },
     face: {
       enabled: true,
-      detector: { rotation: false, maxDetected: maxFaces, minConfidence: minScore, skipFrames: 0, skipTime: 0, return: false },
-      mesh: { enabled: mesh },
+      detector: { rotation: false, maxDetected: maxFaces, minConfidence: minScore, ...fresh, return: false },
+      mesh: { enabled: meshByDefault },
       attention: { enabled: false },
       iris: { enabled: false },
-      emotion: { enabled: false },
-      description: { enabled: false },
+      // minConfidence 0: every class's score, not only those above Human's default 0.1.
+      emotion: { enabled: preloadAnalysis, minConfidence: 0, ...fresh },
+      description: { enabled: preloadAnalysis, minConfidence: 0, ...fresh },
       antispoof: { enabled: false },
       liveness: { enabled: false },
+      gear: { enabled: false },
     },
   };
   const human = new HumanClass(config);
   const tf = human.tf as Tf;
   registerFileLoader(tf);
-  // The wasm backend's Emscripten glue adds process-wide 'uncaughtException' and 'unhandledRejection'
-  // listeners that rethrow: any stray rejection anywhere in the app would crash the process (and print
-  // a megabyte of minified code). Error handling belongs to the app: take them off again.
-  const before = { uncaught: process.listeners('uncaughtException'), unhandled: process.listeners('unhandledRejection') };
-  await human.load();
-  for (const listener of process.listeners('uncaughtException')) {
-    if (!before.uncaught.includes(listener)) process.removeListener('uncaughtException', listener);
-  }
-  for (const listener of process.listeners('unhandledRejection')) {
-    if (!before.unhandled.includes(listener)) process.removeListener('unhandledRejection', listener);
-  }
+  await withoutAddedProcessListeners(() => human.load());
   // Never call human.reset(): it restores the default config, which re-enables every model (3-4× slower).
+  let analysisLoaded = preloadAnalysis;
 
   let closed = false;
 
-  async function detectNow(frame: Frame): Promise<DetectedFace[]> {
+  /** Human merges a per-call config into its own and keeps it: every call states every switch. */
+  async function detectNow(frame: Frame, mesh: boolean, analyse: boolean, maxDetected = maxFaces): Promise<FaceResult[]> {
+    const perCall = { detector: { maxDetected }, mesh: { enabled: mesh }, emotion: { enabled: analyse }, description: { enabled: analyse } };
+    if (analyse && !analysisLoaded) {
+      // The analysis models load on first use (Human loads every enabled model that is missing).
+      await withoutAddedProcessListeners(() => human.load({ face: { emotion: { enabled: true }, description: { enabled: true } } }));
+      analysisLoaded = true;
+    }
     const input = squareTensor(tf, frame);
     try {
-      const result = await human.detect(input);
+      const result = await human.detect(input, { face: perCall });
       if (result.error) throw new Error(`face detection failed: ${result.error}`);
-      return result.face.map((face) => {
-        const [x, y, w, h] = face.box;
-        // The padding is black and never holds a face, but a box may still reach into it: clip it.
-        const right = Math.min(x + w, frame.width);
-        const bottom = Math.min(y + h, frame.height);
-        return {
-          box: [x, y, right - x, bottom - y],
-          score: face.score,
-          ...(mesh && face.mesh.length >= 468 ? { landmarks: face.mesh.map(([px, py, pz]) => [px, py, pz ?? 0]) } : {}),
-        } satisfies DetectedFace;
-      });
+      return result.face;
     } finally {
       tf.dispose(input);
     }
   }
 
+  function toDetectedFace(frame: Frame, face: FaceResult, mesh: boolean): DetectedFace {
+    const [x, y, w, h] = face.box;
+    // The padding is black and never holds a face, but a box may still reach into it: clip it.
+    const right = Math.min(x + w, frame.width);
+    const bottom = Math.min(y + h, frame.height);
+    const detected: DetectedFace = { box: [x, y, right - x, bottom - y], score: face.score };
+    if (mesh && face.mesh.length >= 468) {
+      detected.landmarks = face.mesh.map(([px, py, pz]) => [px, py, pz ?? 0]);
+      detected.pose = headPose(face);
+      detected.mouthOpening = mouthOpening(detected.landmarks);
+    }
+    return detected;
+  }
+
+  function enqueue<T>(work: () => Promise<T>): Promise<T> {
+    if (closed) return Promise.reject(new Error('face engine is closed'));
+    const run = queue.then(work);
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
   return {
-    detect(frame) {
-      if (closed) return Promise.reject(new Error('face engine is closed'));
-      const run = queue.then(() => detectNow(frame));
-      queue = run.catch(() => undefined);
-      return run;
+    detect(frame, detectOptions = {}) {
+      const mesh = detectOptions.mesh ?? meshByDefault;
+      return enqueue(async () => (await detectNow(frame, mesh, false, detectOptions.maxFaces)).map((face) => toDetectedFace(frame, face, mesh)));
+    },
+    analyse(frame, analyseOptions = {}) {
+      return enqueue(async () =>
+        (await detectNow(frame, true, true, analyseOptions.maxFaces))
+          // Without the mesh Human cannot crop the face for the other models: such a face is not analysable.
+          .filter((face) => face.mesh.length >= 468)
+          .map((face): AnalysedFace => {
+            const detected = toDetectedFace(frame, face, true) as AnalysedFace;
+            return {
+              ...detected,
+              embedding: normaliseEmbedding(face.embedding),
+              expressions: expressionScores(face),
+              sharpness: faceSharpness(frame, detected.box),
+            };
+          }),
+      );
     },
     async close() {
       closed = true;
       await queue;
-      // The models live in tfjs's module state for the process; they are reused by the next engine.
+      // The models live in tfjs's module state for the thread; they are reused by the next engine.
     },
   };
 }

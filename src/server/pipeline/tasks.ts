@@ -1,0 +1,74 @@
+// The work a pipeline worker thread can do, by name. `pipelineTasks` is the one registry: the pool's
+// `run(name, input)` takes its names and types from it. To add a task, write
+// `async function myTask(input: MyInput, context: TaskContext): Promise<MyOutput>` (here or in its own
+// module) and add one line to `pipelineTasks`. Inputs and outputs cross threads by structured clone:
+// plain data, typed arrays, no functions or class instances.
+import sharp from 'sharp';
+import type { AnalyseOptions, AnalysedFace, DetectOptions, DetectedFace, FaceEngine, Frame } from './face-engine';
+
+/** What a task gets from its thread besides its input. */
+export interface TaskContext {
+  /** The thread's face engine: created on first use, then kept for every task of the thread. */
+  faceEngine(): Promise<FaceEngine>;
+}
+
+/** Largest picture `analyseImage` decodes: 40 megapixels (a 48 MP phone photo must be scaled down first). */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+/** Most faces `analyseImage` analyses in one picture (each costs a few hundred ms). */
+export const MAX_FACES_PER_IMAGE = 20;
+
+/** Faces in one decoded frame (the renderer's call: `options.mesh` for the landmarks). */
+export async function detectFaces(input: { frame: Frame; options?: DetectOptions }, context: TaskContext): Promise<DetectedFace[]> {
+  const engine = await context.faceEngine();
+  return engine.detect(input.frame, input.options);
+}
+
+/** Every face of one decoded frame, fully analysed (a job that picks frames of a clip: a few, not all). */
+export async function analyseFrame(input: { frame: Frame; options?: AnalyseOptions }, context: TaskContext): Promise<AnalysedFace[]> {
+  const engine = await context.faceEngine();
+  return engine.analyse(input.frame, input.options);
+}
+
+export interface ImageAnalysis {
+  /** Size of the picture as decoded, upright (EXIF orientation applied). */
+  width: number;
+  height: number;
+  /** Every face found (up to MAX_FACES_PER_IMAGE), largest box first. */
+  faces: AnalysedFace[];
+}
+
+/**
+ * Decodes a picture (a file path, or its bytes: transfer `bytes.buffer` to avoid a copy) and analyses
+ * every face in it. Pictures over MAX_IMAGE_PIXELS are refused before decoding.
+ */
+export async function analyseImage(input: { file: string } | { bytes: Uint8Array }, context: TaskContext): Promise<ImageAnalysis> {
+  const source = 'file' in input ? input.file : input.bytes;
+  let decoded: { data: Buffer; info: sharp.OutputInfo };
+  try {
+    // limitInputPixels makes sharp check the size from the header, before it decodes any pixel.
+    decoded = await sharp(source, { limitInputPixels: MAX_IMAGE_PIXELS })
+      .rotate() // EXIF orientation: phone photos are often stored sideways
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/pixel limit/i.test(message)) throw new Error(`the picture is larger than ${MAX_IMAGE_PIXELS / 1e6} megapixels`, { cause: error });
+    throw new Error(`the picture could not be decoded (${message})`, { cause: error });
+  }
+  const { data, info } = decoded;
+  if (info.channels !== 3) throw new Error(`the picture decoded to ${info.channels} channels, expected RGB`);
+  const engine = await context.faceEngine();
+  const faces = await engine.analyse({ data, width: info.width, height: info.height }, { maxFaces: MAX_FACES_PER_IMAGE });
+  faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+  return { width: info.width, height: info.height, faces };
+}
+
+export const pipelineTasks = {
+  detectFaces,
+  analyseFrame,
+  analyseImage,
+} satisfies Record<string, (input: never, context: TaskContext) => Promise<unknown>>;
+
+export type PipelineTasks = typeof pipelineTasks;
