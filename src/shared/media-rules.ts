@@ -50,6 +50,14 @@ export const MEDIA_MESSAGES = {
   loadPeopleDataFailed: 'Failed to load people data. Please try refreshing the page.',
   loadPersonFailed: 'Could not load person data. Please try again.',
   loadVoiceRecordingsFailed: 'Error loading voice recordings',
+  // Limits on the work one upload may cause on the server (pixels and seconds, read before decoding).
+  imageTooManyPixels: 'This image is too large (over 40 megapixels). Please use a smaller photo.',
+  imageSideTooLong: 'This image is too wide or too tall (over 10,000 pixels). Please use a smaller photo.',
+  faceVideoTooLong: 'Face videos can be at most 60 seconds long.',
+  videoResolutionTooHigh: 'This video is too large on screen (over 4096 pixels wide or tall). Please use a 1080p or 4K video.',
+  videoFrameRateTooHigh: 'This video has too many frames per second (over 120). Please record it at a normal speed, like 30 or 60.',
+  mediaCheckTooSlow: 'Checking this file took too long. It may be damaged, or too long or too large. Please try another file.',
+  tooManyUploads: 'Too many uploads at once. Please wait for the current ones to finish.',
 } as const;
 
 /** Video types the face video upload accepts (MP4, MOV, AVI, WebM). */
@@ -82,6 +90,15 @@ export const MEDIA_LIMITS = {
   faceCollectionPreview: 4,
   cameraIdeal: { width: 1280, height: 720 },
   cameraJpegQuality: 0.95,
+  /** Images: pixels and the longer side, read from the header before anything is decoded. */
+  imageMaxPixels: 40_000_000,
+  imageMaxSide: 10_000,
+  faceVideoMaxSeconds: 60,
+  /** As with recordings: a camera stopped at 60 s writes a little more. */
+  faceVideoMaxOvershootSeconds: 0.5,
+  /** Videos (face videos and templates): each side, and frames per second as counted in the file. */
+  videoMaxSide: 4096,
+  videoMaxFps: 120,
 } as const;
 
 /** 'Maximum file size is 100MB' for any limit, the words of MEDIA_MESSAGES.videoTooLarge. */

@@ -1,13 +1,29 @@
 // ffmpeg and ffprobe: FFMPEG_PATH / FFPROBE_PATH, else the system's, else the binaries shipped in npm
-// packages (so `npm install` alone is enough).
+// packages (so `npm install` alone is enough). Every run on user media has a time limit and is killed
+// at it: a crafted file must not hold a core (or gigabytes of memory) for as long as it likes.
 import { execFile } from 'node:child_process';
 import { accessSync, chmodSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { MEDIA_LIMITS } from '../../shared/media-rules';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
+
+/** How long one run on user media may take before it is killed (SIGKILL). The one place for these. */
+export const MEDIA_TIMEOUTS = {
+  /** ffprobe reads headers only (plus a few packets): a second is a lot. */
+  probeMs: 10_000,
+  /** Decoding or reading packets, always capped in length (`-t`) or frames: a few seconds at most. */
+  checkMs: 30_000,
+} as const;
+
+/**
+ * Decoder options for every run on user media: one thread (one request must not take every core),
+ * and no picture over MEDIA_LIMITS.imageMaxPixels is ever allocated, whatever a header claims.
+ */
+export const DECODER_GUARD_ARGS = ['-threads', '1', '-max_pixels', String(MEDIA_LIMITS.imageMaxPixels)] as const;
 
 function onPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
@@ -46,9 +62,94 @@ export function ffprobeBinary(): string {
   return ffprobePath;
 }
 
+/** ffmpeg or ffprobe ran past its time limit and was killed. */
+export class MediaTimeoutError extends Error {
+  constructor(
+    readonly tool: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${tool} ran longer than ${timeoutMs} ms and was killed`);
+    this.name = 'MediaTimeoutError';
+  }
+}
+
+export interface MediaRunOptions {
+  timeoutMs: number;
+  /** Bytes of stdout or stderr kept; more kills the run (an error, not a timeout). */
+  maxBuffer?: number;
+}
+
+async function runWithLimit(binary: string, args: readonly string[], options: MediaRunOptions) {
+  try {
+    return await run(binary, args, {
+      timeout: options.timeoutMs,
+      killSignal: 'SIGKILL',
+      maxBuffer: options.maxBuffer ?? 16 * 1024 * 1024,
+    });
+  } catch (error) {
+    // execFile kills with killSignal both at the timeout and when a buffer overflows; only the first
+    // is a timeout. It settles once the process has exited, so a rejection here means it is gone.
+    const failed = error as { killed?: boolean; signal?: string; code?: unknown };
+    if (failed.killed && failed.signal === 'SIGKILL' && failed.code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+      throw new MediaTimeoutError(path.basename(binary), options.timeoutMs);
+    }
+    throw error;
+  }
+}
+
+/** Runs ffmpeg, killed after `timeoutMs`; rejects with MediaTimeoutError then, or the exec error. */
+export function runFfmpeg(args: readonly string[], options: MediaRunOptions) {
+  return runWithLimit(ffmpegBinary(), args, options);
+}
+
+/** Runs ffprobe, killed after `timeoutMs`; rejects with MediaTimeoutError then, or the exec error. */
+export function runFfprobe(args: readonly string[], options: MediaRunOptions) {
+  return runWithLimit(ffprobeBinary(), args, options);
+}
+
+export interface NullRun {
+  /** The last timestamp written, in seconds (undefined when ffmpeg wrote none). */
+  seconds: number | undefined;
+  /** Video frames (or packets, with `-c copy`) written; undefined for audio only. */
+  frames: number | undefined;
+  /** What ffmpeg reported at `-v error` besides its progress lines: damage, when decoding. */
+  problems: string[];
+}
+
+/**
+ * Runs a file through ffmpeg into the null muxer: decoding it, or with `-c copy` in `outputArgs`
+ * only reading its packets. `maxSeconds` stops it there (`-t`), so a long file costs no more than a
+ * short one. Rejects when ffmpeg fails or runs past `timeoutMs` (MediaTimeoutError).
+ */
+export async function runToNull(
+  file: string,
+  outputArgs: readonly string[],
+  options: { maxSeconds: number; timeoutMs?: number; xerror?: boolean },
+): Promise<NullRun> {
+  const { stderr } = await runFfmpeg(
+    [
+      '-nostdin', '-v', 'error', '-stats', ...(options.xerror ? ['-xerror'] : []),
+      ...DECODER_GUARD_ARGS, '-i', file,
+      ...outputArgs, '-t', String(options.maxSeconds), '-f', 'null', '-',
+    ],
+    { timeoutMs: options.timeoutMs ?? MEDIA_TIMEOUTS.checkMs },
+  );
+  const lines = stderr.split(/[\r\n]+/).filter((line) => line.trim());
+  const last = [...stderr.matchAll(/time=(\d+):(\d+):(\d+(?:\.\d+)?)/g)].at(-1);
+  const frames = [...stderr.matchAll(/frame=\s*(\d+)/g)].at(-1);
+  return {
+    seconds: last ? Number(last[1]) * 3600 + Number(last[2]) * 60 + Number(last[3]) : undefined,
+    frames: frames ? Number(frames[1]) : undefined,
+    problems: lines.filter((line) => !/^\s*(size|frame)=/.test(line)),
+  };
+}
+
 export interface ProbeResult {
   formatName: string;
-  /** Seconds; undefined when the container does not say (e.g. a MediaRecorder WebM) and decoding found none. */
+  /**
+   * Seconds: the container's, or when it states none (e.g. a MediaRecorder WebM) the last packet's
+   * time, read up to `maxSeconds` (a longer file reports about `maxSeconds`); undefined when neither.
+   */
   duration: number | undefined;
   hasVideo: boolean;
   hasAudio: boolean;
@@ -61,39 +162,46 @@ interface FfprobeJson {
   streams?: { codec_type?: string; width?: number; height?: number; duration?: string }[];
 }
 
-/** Probes a media file; rejects when ffprobe cannot read it (not media, truncated beyond use). */
-export async function probe(file: string): Promise<ProbeResult> {
-  const { stdout } = await run(ffprobeBinary(), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], {
-    maxBuffer: 4 * 1024 * 1024,
-  });
+/** Templates are the longest media here (3 hours); nothing is read past this unless asked. */
+const DEFAULT_PROBE_MAX_SECONDS = 4 * 60 * 60;
+
+/**
+ * Probes a media file; rejects when ffprobe cannot read it (not media, truncated beyond use), or with
+ * MediaTimeoutError. Nothing is decoded: frames are skipped (`-skip_frame all`), and decoders that
+ * cannot skip (PNG, in an image or a video) refuse a picture over the guard's pixel count.
+ */
+export async function probe(file: string, options: { maxSeconds?: number } = {}): Promise<ProbeResult> {
+  const { stdout } = await runFfprobe(
+    ['-v', 'error', ...DECODER_GUARD_ARGS, '-skip_frame', 'all', '-print_format', 'json', '-show_format', '-show_streams', file],
+    { timeoutMs: MEDIA_TIMEOUTS.probeMs, maxBuffer: 4 * 1024 * 1024 },
+  );
   const json = JSON.parse(stdout) as FfprobeJson;
   const streams = json.streams ?? [];
   const video = streams.find((stream) => stream.codec_type === 'video');
-  let duration = Number(json.format?.duration ?? streams.find((stream) => stream.duration)?.duration);
-  if (!Number.isFinite(duration) || duration <= 0) duration = await decodedDuration(file);
+  let duration: number | undefined = Number(json.format?.duration ?? streams.find((stream) => stream.duration)?.duration);
+  if (!Number.isFinite(duration) || duration <= 0) duration = await packetDuration(file, options.maxSeconds ?? DEFAULT_PROBE_MAX_SECONDS);
   return {
     formatName: json.format?.format_name ?? '',
-    duration: Number.isFinite(duration) && duration > 0 ? duration : undefined,
+    duration: duration !== undefined && Number.isFinite(duration) && duration > 0 ? duration : undefined,
     hasVideo: Boolean(video),
     hasAudio: streams.some((stream) => stream.codec_type === 'audio'),
-    width: video?.width,
-    height: video?.height,
+    width: video?.width || undefined,
+    height: video?.height || undefined,
   };
 }
 
-/** Browsers' MediaRecorder writes WebM without a duration: decode it and read the last timestamp. */
-async function decodedDuration(file: string): Promise<number> {
+/**
+ * Browsers' MediaRecorder writes WebM without a duration: read the packets (no decoding, so a 1080p60
+ * video costs what a tiny one does) up to `maxSeconds` and take the last timestamp.
+ */
+async function packetDuration(file: string, maxSeconds: number): Promise<number | undefined> {
   try {
-    const { stderr } = await run(ffmpegBinary(), ['-v', 'info', '-stats', '-i', file, '-f', 'null', '-'], {
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    const times = [...stderr.matchAll(/time=(\d+):(\d+):(\d+(?:\.\d+)?)/g)];
-    const last = times.at(-1);
-    if (!last) return Number.NaN;
-    return Number(last[1]) * 3600 + Number(last[2]) * 60 + Number(last[3]);
-  } catch {
-    return Number.NaN;
+    return (await runToNull(file, ['-c', 'copy'], { maxSeconds })).seconds;
+  } catch (error) {
+    if (error instanceof MediaTimeoutError) throw error;
+    return undefined;
   }
 }
 
+/** For trusted work only (tools, demo content): runs on user media go through runFfmpeg/runFfprobe. */
 export { run as runProcess };

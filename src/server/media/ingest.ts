@@ -1,11 +1,16 @@
 // One way in for people's media: a data URL or an uploaded temporary file → content sniffed, size
 // checked, probed and decoded with ffmpeg → moved into storage. Faces, voices and face videos all use
 // it, so every upload gets the same checks and messages; on any failure the temporary file is removed.
+// What a file may cost is capped before any of it is decoded: pixels from the image header, seconds
+// and picture size from the probe, every ffmpeg run limited in time (ffmpeg.ts) and in how many run
+// at once (media-limiter.ts).
 import { open, rm, stat, writeFile } from 'node:fs/promises';
+import sharp from 'sharp';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../shared/media-rules';
 import { HttpError, badRequest } from '../http/errors';
 import type { MediaKind, Storage, StoredFile } from '../storage/storage';
-import { type ProbeResult, ffmpegBinary, probe, runProcess } from './ffmpeg';
+import { MediaTimeoutError, type ProbeResult, probe, runToNull } from './ffmpeg';
+import { type MediaLimiter, mediaLimiter } from './media-limiter';
 import { type SniffedType, sniff } from './sniff';
 
 export interface MediaRule {
@@ -44,12 +49,28 @@ export interface IngestedMedia {
   file: StoredFile;
   type: SniffedType;
   probe: ProbeResult;
-  /** Seconds: decoded length for audio (a truncated file's header can claim more), the container's for video. */
+  /** Seconds: decoded length for audio (a truncated file's header can claim more); for video the container's, else its packets'. */
   duration: number | undefined;
 }
 
 const tooLarge = (rule: MediaRule) => new HttpError(413, rule.tooLarge);
 const unreadable = () => badRequest(MEDIA_MESSAGES.unreadableMedia);
+
+/** Longest a recording or a face video may be, overshoot included (seconds). */
+const VOICE_MAX_SECONDS = MEDIA_LIMITS.voiceMaxSeconds + MEDIA_LIMITS.voiceMaxOvershootSeconds;
+const FACE_VIDEO_MAX_SECONDS = MEDIA_LIMITS.faceVideoMaxSeconds + MEDIA_LIMITS.faceVideoMaxOvershootSeconds;
+
+/**
+ * How far ffmpeg reads a file allowed `maxSeconds`: a little past it, so reaching past the limit means
+ * too long, and frames up to 1.5 s apart cannot hide what follows.
+ */
+const readUpTo = (maxSeconds: number) => Math.floor(maxSeconds) + 2;
+
+/** A media tool's failure in the user's words: too slow to check, or not readable as media. */
+function asUserError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  return error instanceof MediaTimeoutError ? badRequest(MEDIA_MESSAGES.mediaCheckTooSlow) : unreadable();
+}
 
 const DATA_URL = /^data:[^,;]*(?:;[^,;]*)*;base64,/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -76,7 +97,7 @@ export async function ingestDataUrl(
   dataUrl: unknown,
   rule: MediaRule,
   ownerId: number,
-  options: { maxBytes?: number; tooLarge?: string } = {},
+  options: { maxBytes?: number; tooLarge?: string; limiter?: MediaLimiter } = {},
 ): Promise<IngestedMedia> {
   let bytes: Buffer;
   try {
@@ -92,14 +113,21 @@ export async function ingestDataUrl(
     await rm(tempFile, { force: true });
     throw error;
   }
-  return ingestTempFile(storage, tempFile, rule, ownerId);
+  return ingestTempFile(storage, tempFile, rule, ownerId, options);
 }
 
 /**
  * Checks a temporary file by content and moves it into storage under `ownerId`. The temporary file is
- * gone afterwards either way (moved in, or removed on failure).
+ * gone afterwards either way (moved in, or removed on failure). The checks that run ffmpeg wait for a
+ * slot of `ownerId` in the limiter (429 when the user already has too many waiting).
  */
-export async function ingestTempFile(storage: Storage, tempFile: string, rule: MediaRule, ownerId: number): Promise<IngestedMedia> {
+export async function ingestTempFile(
+  storage: Storage,
+  tempFile: string,
+  rule: MediaRule,
+  ownerId: number,
+  options: { limiter?: MediaLimiter } = {},
+): Promise<IngestedMedia> {
   try {
     const { size } = await stat(tempFile);
     if (size === 0) throw badRequest(MEDIA_MESSAGES.emptyFile);
@@ -108,12 +136,13 @@ export async function ingestTempFile(storage: Storage, tempFile: string, rule: M
     const type = sniff(await readHead(tempFile, 64));
     if (!type || !familyFits(type, rule.family)) throw badRequest(rule.invalidType);
 
-    const probed = await probe(tempFile).catch(() => {
-      throw unreadable();
-    });
-    const { ext, duration } = await checkStreams(tempFile, type, probed, rule);
-    const file = await storage.moveIn(tempFile, rule.kind, ownerId, ext);
-    return { file, type, probe: probed, duration };
+    const checked = await (options.limiter ?? mediaLimiter).run(ownerId, () =>
+      checkMedia(tempFile, type, rule).catch((error: unknown) => {
+        throw asUserError(error);
+      }),
+    );
+    const file = await storage.moveIn(tempFile, rule.kind, ownerId, checked.ext);
+    return { file, type, probe: checked.probe, duration: checked.duration };
   } catch (error) {
     await rm(tempFile, { force: true });
     throw error;
@@ -144,64 +173,99 @@ async function readHead(file: string, length: number): Promise<Uint8Array> {
   }
 }
 
-/** WebM and MP4 can hold audio or video: the streams decide (checkStreams). */
+/** WebM and MP4 can hold audio or video: the streams decide (checkMedia). */
 function familyFits(type: SniffedType, family: MediaRule['family']): boolean {
   if (family === 'image') return type.family === 'image';
   return type.family === family || type.family === 'container';
 }
 
-async function checkStreams(
-  file: string,
-  type: SniffedType,
-  probed: ProbeResult,
-  rule: MediaRule,
-): Promise<{ ext: string; duration: number | undefined }> {
+interface CheckedMedia {
+  ext: string;
+  probe: ProbeResult;
+  duration: number | undefined;
+}
+
+async function checkMedia(file: string, type: SniffedType, rule: MediaRule): Promise<CheckedMedia> {
   if (rule.family === 'image') {
+    // The header first: ffmpeg would allocate the whole picture to decode it (1 GB for 16000×16000).
+    await checkImagePixels(file);
+    const probed = await probe(file);
     // ffprobe reads an image as a one-frame video stream; decoding it finds truncated data.
     if (!probed.hasVideo || !probed.width) throw unreadable();
-    await decodeCleanly(file, ['-map', '0:v:0', '-frames:v', '1']);
-    return { ext: type.ext, duration: undefined };
+    await decodeCleanly(file, ['-map', '0:v:0', '-frames:v', '1'], 1);
+    return { ext: type.ext, probe: probed, duration: undefined };
   }
 
   if (rule.family === 'audio') {
+    const probed = await probe(file, { maxSeconds: readUpTo(VOICE_MAX_SECONDS) });
     if (probed.hasVideo) throw badRequest(rule.invalidType);
     if (!probed.hasAudio) throw unreadable();
-    // Short recordings are decoded whole: that finds truncation and gives the real length.
-    const decoded = await decodeCleanly(file, ['-map', '0:a:0']);
+    // A length the container states (or its packets show) is refused before decoding anything.
+    if (probed.duration !== undefined && probed.duration > VOICE_MAX_SECONDS) throw badRequest(MEDIA_MESSAGES.recordingTooLong);
+    // Decoded (just past the limit at most): that finds truncation and gives the real length, which
+    // counts (a cut-off WebM's header still claims the full length; a header can also claim too little).
+    const decoded = await decodeCleanly(file, ['-map', '0:a:0'], readUpTo(VOICE_MAX_SECONDS));
     const duration = decoded ?? probed.duration;
     if (duration === undefined) throw unreadable();
     if (duration < MEDIA_LIMITS.voiceMinSeconds) throw badRequest(MEDIA_MESSAGES.recordingTooShort);
-    if (duration > MEDIA_LIMITS.voiceMaxSeconds + MEDIA_LIMITS.voiceMaxOvershootSeconds) {
-      throw badRequest(MEDIA_MESSAGES.recordingTooLong);
-    }
+    if (duration > VOICE_MAX_SECONDS) throw badRequest(MEDIA_MESSAGES.recordingTooLong);
     // Served with an audio content type (sniff names the containers after their video use).
     const ext = type.ext === 'webm' ? 'weba' : type.ext === 'mp4' ? 'm4a' : type.ext;
-    return { ext, duration };
+    return { ext, probe: probed, duration };
   }
 
+  const probed = await probe(file, { maxSeconds: readUpTo(FACE_VIDEO_MAX_SECONDS) });
   if (!probed.hasVideo) throw probed.hasAudio ? badRequest(rule.invalidType) : unreadable();
-  // Videos can be 100 MB: read every packet without decoding (finds a cut-off file in ~I/O time).
-  await decodeCleanly(file, ['-map', '0:v:0', '-c', 'copy']);
-  return { ext: type.ext, duration: probed.duration };
+  checkVideoPicture(probed);
+  if (probed.duration !== undefined && probed.duration > FACE_VIDEO_MAX_SECONDS) throw badRequest(MEDIA_MESSAGES.faceVideoTooLong);
+  await checkVideoPackets(file, FACE_VIDEO_MAX_SECONDS, MEDIA_MESSAGES.faceVideoTooLong);
+  return { ext: type.ext, probe: probed, duration: probed.duration };
 }
 
 /**
- * Runs the file through ffmpeg into the null muxer; any error (exit code or an error line, e.g.
- * "File ended prematurely") means damaged media. Returns the last timestamp reached, in seconds.
+ * Refuses an image over MEDIA_LIMITS.imageMaxPixels or imageMaxSide, from its header (sharp reads the
+ * header only). Rejects with 400 when the header cannot be read.
  */
-async function decodeCleanly(file: string, args: string[]): Promise<number | undefined> {
-  let stderr: string;
-  try {
-    ({ stderr } = await runProcess(
-      ffmpegBinary(),
-      ['-nostdin', '-v', 'error', '-stats', '-xerror', '-i', file, ...args, '-f', 'null', '-'],
-      { maxBuffer: 16 * 1024 * 1024 },
-    ));
-  } catch {
-    throw unreadable();
-  }
-  const lines = stderr.split(/[\r\n]+/).filter((line) => line.trim() && !/^\s*(size|frame)=/.test(line));
-  if (lines.length > 0) throw unreadable();
-  const last = [...stderr.matchAll(/time=(\d+):(\d+):(\d+(?:\.\d+)?)/g)].at(-1);
-  return last ? Number(last[1]) * 3600 + Number(last[2]) * 60 + Number(last[3]) : undefined;
+export async function checkImagePixels(file: string): Promise<void> {
+  const { width, height } = await sharp(file)
+    .metadata()
+    .catch(() => {
+      throw unreadable();
+    });
+  if (!width || !height) throw unreadable();
+  if (width * height > MEDIA_LIMITS.imageMaxPixels) throw badRequest(MEDIA_MESSAGES.imageTooManyPixels);
+  if (Math.max(width, height) > MEDIA_LIMITS.imageMaxSide) throw badRequest(MEDIA_MESSAGES.imageSideTooLong);
+}
+
+/** Refuses a video whose picture is larger than MEDIA_LIMITS.videoMaxSide, from the probe. */
+export function checkVideoPicture(probed: ProbeResult): void {
+  if (!probed.width || !probed.height) throw unreadable();
+  if (Math.max(probed.width, probed.height) > MEDIA_LIMITS.videoMaxSide) throw badRequest(MEDIA_MESSAGES.videoResolutionTooHigh);
+}
+
+/**
+ * Reads a video's packets without decoding them (a 100 MB file in about the time it takes to read
+ * it), up to a little past `maxSeconds`: finds a cut-off file, a file longer than its header says
+ * (refused with `tooLong`), and more frames per second than MEDIA_LIMITS.videoMaxFps as counted.
+ * Returns the seconds read.
+ */
+export async function checkVideoPackets(file: string, maxSeconds: number, tooLong: string): Promise<number | undefined> {
+  const read = await runToNull(file, ['-map', '0:v:0', '-c', 'copy'], { maxSeconds: readUpTo(maxSeconds), xerror: true });
+  if (read.problems.length > 0) throw unreadable();
+  const seconds = read.seconds ?? 0;
+  // The time is the last packet's start: a packet starting at the limit plays past it.
+  if (seconds >= maxSeconds) throw badRequest(tooLong);
+  // A second of slack: a short clip's count is a frame or two off its stated rate.
+  if ((read.frames ?? 0) > MEDIA_LIMITS.videoMaxFps * (seconds + 1)) throw badRequest(MEDIA_MESSAGES.videoFrameRateTooHigh);
+  return read.seconds;
+}
+
+/**
+ * Decodes the file into the null muxer, at most `maxSeconds` of it; any error (exit code or an error
+ * line, e.g. "File ended prematurely") means damaged media. Returns the last timestamp reached.
+ */
+async function decodeCleanly(file: string, args: string[], maxSeconds: number): Promise<number | undefined> {
+  const decoded = await runToNull(file, args, { maxSeconds, xerror: true });
+  if (decoded.problems.length > 0) throw unreadable();
+  return decoded.seconds;
 }

@@ -1,11 +1,16 @@
 // The template upload's media work (spec 02 §7, decisions page): read a multipart request into
 // temporary files without buffering, check the video by its content and by probing it, measure its
-// duration, and make a thumbnail from it when none was sent.
+// duration, and make a thumbnail from it when none was sent. The same caps as people's media apply
+// (media/ingest.ts): time limits on ffmpeg, picture size from the probe, length capped before reading,
+// and the media limiter (admins share one key: their uploads are not one user's work).
 import { open, rm } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
+import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 import { TEMPLATE_LIMITS, TEMPLATE_MESSAGES, TEMPLATE_VIDEO_EXTENSIONS } from '../../../shared/template-rules';
 import { HttpError, badRequest } from '../../http/errors';
-import { ffmpegBinary, probe, runProcess } from '../../media/ffmpeg';
+import { DECODER_GUARD_ARGS, MEDIA_TIMEOUTS, MediaTimeoutError, probe, runFfmpeg } from '../../media/ffmpeg';
+import { checkImagePixels, checkVideoPackets, checkVideoPicture } from '../../media/ingest';
+import { mediaLimiter } from '../../media/media-limiter';
 import { sniff } from '../../media/sniff';
 import { FileTooLargeError, type Storage } from '../../storage/storage';
 
@@ -23,6 +28,12 @@ export interface TemplateUploadParts {
 }
 
 const tooLarge = (message: string) => new HttpError(413, message);
+/** The media limiter's key for template work. */
+const TEMPLATES = 'templates';
+/** Rethrows a media tool's timeout in the user's words; other errors as they are. */
+const tooSlow = (error: unknown): never => {
+  throw error instanceof MediaTimeoutError ? badRequest(MEDIA_MESSAGES.mediaCheckTooSlow) : error;
+};
 
 /** Streams the request's parts: `video` and `thumbnail` to temporary files, other fields as text. */
 export async function readTemplateUpload(request: FastifyRequest, storage: Storage): Promise<TemplateUploadParts> {
@@ -81,20 +92,34 @@ export interface CheckedVideo {
   duration: number;
 }
 
-/** The video must be MP4, WebM or MOV by content, and ffprobe must find a video stream with a duration. */
+/**
+ * The video must be MP4, WebM or MOV by content, ffprobe must find a video stream with a duration, at
+ * most TEMPLATE_LIMITS.maxDurationSeconds long and MEDIA_LIMITS.videoMaxSide on a side; its packets
+ * are read (not decoded) to find damage and a length or frame rate its header hides.
+ */
 export async function checkTemplateVideo(file: string): Promise<CheckedVideo> {
   const type = sniff(await head(file));
   const ext = TEMPLATE_VIDEO_EXTENSIONS.find((candidate) => candidate === type?.ext);
   if (!type || !ext) throw badRequest(TEMPLATE_MESSAGES.invalidVideoTypeDetail);
-  const probed = await probe(file).catch(() => undefined);
-  if (!probed?.hasVideo || !probed.duration) throw badRequest(TEMPLATE_MESSAGES.notAVideo);
-  return { ext, duration: Math.max(1, Math.round(probed.duration)) };
+  const maxSeconds = TEMPLATE_LIMITS.maxDurationSeconds;
+  return mediaLimiter.run(TEMPLATES, async () => {
+    const probed = await probe(file, { maxSeconds: maxSeconds + 2 }).catch((error: unknown) => {
+      if (error instanceof MediaTimeoutError) tooSlow(error);
+      return undefined;
+    });
+    if (!probed?.hasVideo || !probed.duration) throw badRequest(TEMPLATE_MESSAGES.notAVideo);
+    checkVideoPicture(probed);
+    if (probed.duration > maxSeconds) throw badRequest(TEMPLATE_MESSAGES.durationTooLong);
+    await checkVideoPackets(file, maxSeconds, TEMPLATE_MESSAGES.durationTooLong).catch(tooSlow);
+    return { ext, duration: Math.max(1, Math.round(probed.duration)) };
+  });
 }
 
-/** A thumbnail must be a JPEG, PNG or WebP image by content. */
+/** A thumbnail must be a JPEG, PNG or WebP image by content, of a size a browser can show. */
 export async function checkThumbnail(file: string): Promise<'jpg' | 'png' | 'webp'> {
   const type = sniff(await head(file));
   if (type?.family !== 'image') throw badRequest(TEMPLATE_MESSAGES.invalidThumbnail);
+  await checkImagePixels(file);
   return type.ext as 'jpg' | 'png' | 'webp';
 }
 
@@ -103,12 +128,18 @@ export async function thumbnailFromVideo(video: string, durationSeconds: number,
   const output = `${await storage.tempPath()}.jpg`;
   const at = Math.min(1, durationSeconds / 2).toFixed(2);
   try {
-    await runProcess(ffmpegBinary(), [
-      '-v', 'error', '-ss', at, '-i', video, '-frames:v', '1', '-vf', 'scale=640:-2', '-q:v', '3', '-y', output,
-    ]);
+    await mediaLimiter.run(TEMPLATES, () =>
+      runFfmpeg(
+        ['-nostdin', '-v', 'error', ...DECODER_GUARD_ARGS, '-ss', at, '-i', video, '-frames:v', '1', '-vf', 'scale=640:-2', '-q:v', '3', '-y', output],
+        { timeoutMs: MEDIA_TIMEOUTS.checkMs },
+      ),
+    );
   } catch (error) {
     await rm(output, { force: true });
-    throw error;
+    if (error instanceof HttpError) throw error; // the limiter's 429
+    if (error instanceof MediaTimeoutError) throw badRequest(MEDIA_MESSAGES.mediaCheckTooSlow);
+    // It passed the checks, so a frame that cannot be decoded means a video we cannot use.
+    throw badRequest(TEMPLATE_MESSAGES.notAVideo);
   }
   const bytes = (await head(output)).length;
   if (!bytes) throw badRequest(TEMPLATE_MESSAGES.notAVideo);
