@@ -9,6 +9,7 @@ import { benchUpload } from './upload.bench';
 
 const only = process.argv[2];
 const benches: Record<string, () => Promise<unknown>> = { 'api-me': benchApiMe, landing: benchLanding, upload: benchUpload, templates: benchTemplates, 'face-engine': benchFaceEngine };
+benches.extraction = () => import('./extraction.bench').then((bench) => bench.benchExtraction());
 benches['voice-analysis'] = () => import('./voice-analysis.bench').then((bench) => bench.benchVoiceAnalysis());
 
 const results: Record<string, unknown> = {

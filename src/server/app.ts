@@ -1,4 +1,4 @@
-// buildApp({ config, db, storage }) → a Fastify instance with every route. main.ts and the tests both build it.
+// buildApp({ config, db, storage, queue, pipeline }) → a Fastify instance with every route. main.ts and the tests both build it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
@@ -19,17 +19,23 @@ import { userRoutes } from './features/users/routes';
 import { voiceRoutes } from './features/voices/routes';
 import { registerErrorHandler } from './http/errors';
 import { createSessions } from './http/sessions';
+import type { JobQueue } from './jobs/queue';
+import type { PipelinePool } from './pipeline/worker-pool';
 import type { Storage } from './storage/storage';
 
 export interface AppDeps {
   config: Pick<Config, 'sessionSecret' | 'cookieSecure' | 'trustProxy' | 'logLevel' | 'clientDir'>;
   db: Db;
   storage: Storage;
+  /** Where routes send background work (face extraction, voice analysis). */
+  queue: JobQueue;
+  /** Worker threads for work a request waits for (a face photo is analysed before it is saved). */
+  pipeline: PipelinePool;
   /** Pass false in tests that do not want request logs. */
   logger?: boolean;
 }
 
-export async function buildApp({ config, db, storage, logger = true }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, storage, queue, pipeline, logger = true }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel } : false,
     trustProxy: config.trustProxy,
@@ -61,7 +67,7 @@ export async function buildApp({ config, db, storage, logger = true }: AppDeps):
   });
   await app.register(
     async (api) => {
-      const deps = { db, sessions, storage };
+      const deps = { db, sessions, storage, queue, pipeline };
       api.get('/health', async () => ({ ok: true }));
       await api.register(authRoutes, deps);
       await api.register(userRoutes, deps);

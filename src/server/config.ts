@@ -1,6 +1,7 @@
 // Environment → typed configuration, with the embedded defaults that make `npm start` work on a fresh machine.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export interface Config {
@@ -18,6 +19,10 @@ export interface Config {
   logLevel: string;
   /** Where the built client lives; served when present. */
   clientDir: string;
+  /** Run job workers in this process (npm start). Off for web processes when `npm run worker` runs elsewhere. */
+  jobWorkers: boolean;
+  /** Jobs one process runs at once (over all queues); their heavy work shares the pipeline's threads. */
+  jobConcurrency: number;
 }
 
 function readSessionSecret(dataDir: string, fromEnv: string | undefined): string {
@@ -41,6 +46,13 @@ function parseBoolean(value: string | undefined, fallback: boolean): boolean {
   return ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
 }
 
+function positiveInteger(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} must be a whole number of at least 1, got ${value}`);
+  return number;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, appRoot = process.cwd()): Config {
   const dataDir = path.resolve(appRoot, env.DATA_DIR ?? 'data');
   mkdirSync(dataDir, { recursive: true });
@@ -57,5 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, appRoot = proce
     trustProxy: parseBoolean(env.TRUST_PROXY, false),
     logLevel: env.LOG_LEVEL ?? 'info',
     clientDir: path.resolve(appRoot, env.CLIENT_DIR ?? 'dist/client'),
+    jobWorkers: parseBoolean(env.JOB_WORKERS, true),
+    jobConcurrency: positiveInteger('JOB_CONCURRENCY', env.JOB_CONCURRENCY, availableParallelism()),
   };
 }

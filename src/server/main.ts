@@ -1,8 +1,13 @@
-// The app's process: read config, open the database (migrations run there), serve the API and the client.
+// The app's process: read config, open the database (migrations run there), serve the API and the client,
+// and (unless JOB_WORKERS=off) run the job workers in the same process.
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/open';
 import { seedDemoAtFirstStart } from './features/templates/demo-templates';
+import { createJobQueue } from './jobs/queue';
+import { startJobWorkers } from './jobs/workers';
+import { createPipelinePool } from './pipeline/worker-pool';
+import { onShutdown } from './shutdown';
 import { createStorage } from './storage/storage';
 
 const SESSION_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -11,29 +16,30 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabase(config);
   const storage = createStorage(config.dataDir);
-  const app = await buildApp({ config, db: database.db, storage });
+  const pipeline = createPipelinePool();
+  const queue = await createJobQueue(database, { log: console });
+  const app = await buildApp({ config, db: database.db, storage, queue, pipeline });
+  const workers = config.jobWorkers
+    ? await startJobWorkers({ db: database.db, storage, queue, pipeline, log: app.log }, { concurrency: config.jobConcurrency })
+    : undefined;
 
   const pruneSessions = () => app.pruneSessions().catch((error) => app.log.warn({ err: error }, 'session prune failed'));
   void pruneSessions();
   const pruneTimer = setInterval(pruneSessions, SESSION_PRUNE_INTERVAL_MS);
   pruneTimer.unref();
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info(`${signal} received, shutting down`);
+  onShutdown(app.log, async () => {
     clearInterval(pruneTimer);
     await app.close();
+    await workers?.stop();
+    await queue.close();
+    await pipeline.close();
     await database.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  });
 
   await app.listen({ port: config.port, host: config.host });
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}/db`;
-  app.log.info(`FamilyStar is ready on http://localhost:${config.port} using ${where}`);
+  app.log.info(`FamilyStar is ready on http://localhost:${config.port} using ${where}${workers ? ', with job workers' : ''}`);
   // A fresh installation gets the demo templates, made in the background while the app serves.
   seedDemoAtFirstStart({ db: database.db, storage, dataDir: config.dataDir, log: app.log }).catch((error: unknown) =>
     app.log.error({ err: error }, 'adding the demo templates failed'),

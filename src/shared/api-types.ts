@@ -1,4 +1,5 @@
 // Shapes the API returns, shared by the server's serialisers and the client's hooks.
+import type { VoiceAnalysisSummary } from './voice-analysis';
 
 export const ROLES = ['user', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -78,7 +79,12 @@ export interface VoiceRecording {
   name: string;
   duration: number;
   isDefault: boolean;
+  /** True once the voice analysis job has measured the recording (`analysis` is then set). */
   mlProcessed: boolean;
+  /** Pitch, loudness, speech share and warnings; null until analysed. */
+  analysis: VoiceAnalysisSummary | null;
+  /** Why the analysis failed, for the parent; null while waiting or when it worked. */
+  analysisError: string | null;
   type: string | null;
   createdAt: string;
 }
@@ -134,4 +140,9 @@ export interface AdminAnalytics {
   weekly: { weekStart: string; videos: number; signups: number }[];
   /** Templates by videos made from them, then purchases. At most 5. */
   topTemplates: { id: number; title: string; videos: number; purchases: number; revenue: number }[];
+  /** The background job queues: depth now, outcomes over the last 24 hours, the latest failures. */
+  jobs: {
+    queues: { name: string; waiting: number; active: number; failed24h: number; completed24h: number }[];
+    recentFailures: { queue: string; failedAt: string; message: string }[];
+  };
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 
 export const MEDIA_MESSAGES = {
+  storageFull: 'Your storage is full. Delete some face clips, recordings or videos to make room, then try again.',
   personNameTooShort: 'Name must be at least 2 characters',
   personNameTooLong: 'Name must be at most 100 characters',
   relationshipTooShort: 'Relationship must be at least 2 characters',
@@ -94,6 +95,8 @@ export const MEDIA_LIMITS = {
   imageMaxPixels: 40_000_000,
   imageMaxSide: 10_000,
   faceVideoMaxSeconds: 60,
+  /** Every user's faces, clips, recordings, pending uploads and videos together (USER_STORAGE_QUOTA_MB on the server). */
+  userStorageQuotaBytes: 2 * 1024 * 1024 * 1024,
   /** As with recordings: a camera stopped at 60 s writes a little more. */
   faceVideoMaxOvershootSeconds: 0.5,
   /** Videos (face videos and templates): each side, and frames per second as counted in the file. */

@@ -23,6 +23,8 @@ export interface Database {
   pglite?: PGlite;
   /** The pg pool in server mode. */
   pool?: pg.Pool;
+  /** The server's address in server mode (tests hand it to worker processes). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -138,6 +140,7 @@ export async function openPostgres(url: string): Promise<Database> {
     db: drizzlePg(pool, { schema }) as unknown as Db,
     kind: 'postgres',
     pool,
+    url,
     close: () => pool.end(),
   };
 }

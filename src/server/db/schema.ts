@@ -139,6 +139,8 @@ export const faceImages = pgTable(
     faceEmbedding: jsonb('face_embedding').$type<number[]>(),
     sourceVideoId: integer('source_video_id').references((): AnyPgColumn => faceVideos.id, { onDelete: 'set null' }),
     expressionType: text('expression_type').notNull().default('neutral'),
+    /** What the face engine measured on this face (pipeline/face-analysis.ts): pose, sharpness, expression scores. */
+    analysis: jsonb('analysis').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
   (table) => [
@@ -166,7 +168,11 @@ export const voiceRecordings = pgTable(
     duration: real('duration'),
     isDefault: boolean('is_default').notNull().default(false),
     mlProcessed: boolean('ml_processed').notNull().default(false),
-    voiceEmbedding: jsonb('voice_embedding'),
+    voiceEmbedding: jsonb('voice_embedding').$type<number[]>(),
+    /** The voice analysis job's summary (pitch, loudness, speech share, warnings), shown to the parent. */
+    analysis: jsonb('analysis').$type<Record<string, unknown>>(),
+    /** Why the analysis failed, in words a parent understands; null while pending or when it worked. */
+    analysisError: text('analysis_error'),
     type: text('type'),
     createdAt: createdAt(),
   },
@@ -175,6 +181,28 @@ export const voiceRecordings = pgTable(
     index('voice_recordings_user_id_idx').on(table.userId, table.createdAt),
     uniqueIndex('voice_recordings_one_default_idx').on(table.personId).where(sql`${table.isDefault}`),
   ],
+);
+
+/**
+ * Files streamed to POST /api/upload/video that no face video uses yet. They count towards the user's
+ * storage quota, go with their person or user, and are swept when they expire.
+ */
+export const pendingUploads = pgTable(
+  'pending_uploads',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    url: text('url').notNull().unique(),
+    bytes: integer('bytes').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('pending_uploads_user_id_idx').on(table.userId), index('pending_uploads_expires_at_idx').on(table.expiresAt)],
 );
 
 export const videoTemplates = pgTable(

@@ -1,4 +1,6 @@
 import type { Db } from '../db/open';
+import type { JobQueue } from '../jobs/queue';
+import type { PipelinePool } from '../pipeline/worker-pool';
 import type { Storage } from '../storage/storage';
 import type { Sessions } from './sessions';
 
@@ -7,4 +9,6 @@ export interface RouteDeps {
   db: Db;
   sessions: Sessions;
   storage: Storage;
+  queue: JobQueue;
+  pipeline: PipelinePool;
 }

@@ -1,11 +1,125 @@
-// Hand-off point between saving a face video and extracting faces from it.
-//
-// Face extraction (sample frames, detect faces, save the best crops as face images, set
-// processingStatus pending → processing → completed | failed) is the job issue's work: it plugs the
-// pg-boss queue in here (`boss.send(FACE_EXTRACTION, { faceVideoId })`). Until then a new face video
-// stays `pending`; nothing pretends it was processed.
-import type { FastifyBaseLogger } from 'fastify';
+// The face extraction job: a face video's best face crops become face images of its person.
+// pending → processing → completed | failed (with a message a parent understands). The heavy part runs
+// in the pipeline's worker threads (pipeline/face-extraction.ts); this is the glue with the database and
+// storage. Idempotent: a retried job replaces what an earlier attempt of the same video stored.
+import { writeFile, rm } from 'node:fs/promises';
+import { and, eq, inArray } from 'drizzle-orm';
+import { FACE_ANALYSIS_MESSAGES } from '../../shared/face-analysis';
+import { faceImages, faceVideos } from '../db/schema';
+import { clearDefault, withPersonLocked } from '../features/people/defaults';
+import type { ExtractedFace } from '../pipeline/face-extraction';
+import type { StoredFile } from '../storage/storage';
+import type { JobContext } from './queue';
+import type { JobData, JobDeps } from './registry';
 
-export async function enqueueFaceExtraction(faceVideoId: number, log?: FastifyBaseLogger): Promise<void> {
-  log?.debug({ faceVideoId }, 'face extraction not wired yet: face video stays pending');
+type FaceVideoRow = typeof faceVideos.$inferSelect;
+
+export async function extractFacesJob(deps: JobDeps, { faceVideoId }: JobData['face-extraction'], context: JobContext): Promise<void> {
+  const { db, storage } = deps;
+  const [video] = await db.select().from(faceVideos).where(eq(faceVideos.id, faceVideoId)).limit(1);
+  // Deleted meanwhile, or a duplicate of a job that already finished: nothing to do.
+  if (!video || video.processingStatus === 'completed' || video.processingStatus === 'failed') return;
+  await db.update(faceVideos).set({ processingStatus: 'processing', errorMessage: null }).where(eq(faceVideos.id, video.id));
+
+  try {
+    const file = storage.fromUrl(video.videoUrl);
+    if (!file) return await markFailed(deps, video.id, FACE_ANALYSIS_MESSAGES.clipMissing);
+    const faces = await deps.pipeline.run('extractFaces', {
+      file: file.path,
+      declaredExpression: video.expressionType,
+      durationSeconds: video.duration ?? undefined,
+    });
+    context.signal.throwIfAborted();
+    if (faces.length === 0) return await markFailed(deps, video.id, FACE_ANALYSIS_MESSAGES.noFaceInClip);
+    await storeFaces(deps, video, faces);
+  } catch (error) {
+    // The clip itself is the problem (unreadable): say so, and do not retry.
+    if (error instanceof Error && error.name === 'ClipProblem') return await markFailed(deps, video.id, error.message);
+    if (context.lastAttempt) await markFailed(deps, video.id, FACE_ANALYSIS_MESSAGES.clipFailed);
+    else await db.update(faceVideos).set({ processingStatus: 'pending' }).where(and(eq(faceVideos.id, video.id), eq(faceVideos.processingStatus, 'processing')));
+    throw error;
+  }
+}
+
+/** pg-boss gave up on the job (its worker died on every attempt): the clip must not stay "processing". */
+export async function faceExtractionGaveUp(deps: JobDeps, { faceVideoId }: JobData['face-extraction-gave-up']): Promise<void> {
+  await deps.db
+    .update(faceVideos)
+    .set({ processingStatus: 'failed', errorMessage: FACE_ANALYSIS_MESSAGES.clipFailed })
+    .where(and(eq(faceVideos.id, faceVideoId), inArray(faceVideos.processingStatus, ['pending', 'processing'])));
+}
+
+async function markFailed(deps: JobDeps, faceVideoId: number, message: string) {
+  await deps.db.update(faceVideos).set({ processingStatus: 'failed', errorMessage: message, isProcessed: true }).where(eq(faceVideos.id, faceVideoId));
+}
+
+/**
+ * Moves the crops into storage, then in one transaction (the person locked) replaces the face images an
+ * earlier attempt made from this video and marks the video completed. Files are removed again when the
+ * transaction fails; the replaced rows' files only after it committed.
+ */
+async function storeFaces(deps: JobDeps, video: FaceVideoRow, faces: ExtractedFace[]) {
+  const { db, storage } = deps;
+  const stored: StoredFile[] = [];
+  try {
+    for (const face of faces) {
+      const temp = await storage.tempPath();
+      await writeFile(temp, face.jpeg);
+      stored.push(await storage.moveIn(temp, 'face-images', video.userId, 'jpg').catch(async (error: unknown) => {
+        await rm(temp, { force: true });
+        throw error;
+      }));
+    }
+    const replaced = await withPersonLocked(db, video.personId, async (tx) => {
+      const [still] = await tx.select({ id: faceVideos.id }).from(faceVideos).where(eq(faceVideos.id, video.id)).for('update');
+      if (!still) return undefined;
+      const old = await tx.delete(faceImages).where(eq(faceImages.sourceVideoId, video.id)).returning();
+      const [currentDefault] = await tx
+        .select({ id: faceImages.id })
+        .from(faceImages)
+        .where(and(eq(faceImages.personId, video.personId), eq(faceImages.isDefault, true)))
+        .limit(1);
+      // The person's first faces: the first frontal neutral crop (else the most frontal one) becomes the default.
+      const defaultIndex = currentDefault ? -1 : pickDefault(faces);
+      if (defaultIndex >= 0) await clearDefault(tx, faceImages, video.personId);
+      await tx.insert(faceImages).values(
+        faces.map((face, index) => ({
+          userId: video.userId,
+          personId: video.personId,
+          imageUrl: stored[index]!.url,
+          name: `${video.name} (${index + 1})`,
+          isDefault: index === defaultIndex,
+          mlProcessed: true,
+          faceEmbedding: face.embedding,
+          sourceVideoId: video.id,
+          expressionType: face.expressionType,
+          analysis: face.analysis as unknown as Record<string, unknown>,
+        })),
+      );
+      await tx
+        .update(faceVideos)
+        .set({ processingStatus: 'completed', isProcessed: true, extractedFacesCount: faces.length, errorMessage: null })
+        .where(eq(faceVideos.id, video.id));
+      return old;
+    });
+    if (!replaced) {
+      // The video was deleted while we worked: keep nothing.
+      await Promise.all(stored.map((file) => storage.removeUrl(file.url)));
+      return;
+    }
+    await Promise.all(replaced.map((row) => storage.removeUrl(row.imageUrl)));
+  } catch (error) {
+    await Promise.all(stored.map((file) => storage.removeUrl(file.url)));
+    throw error;
+  }
+}
+
+function pickDefault(faces: ExtractedFace[]): number {
+  const neutral = faces.findIndex((face) => face.frontal && face.expressionType === 'neutral');
+  if (neutral >= 0) return neutral;
+  let best = 0;
+  faces.forEach((face, index) => {
+    if (Math.abs(face.analysis.pose.yaw) < Math.abs(faces[best]!.analysis.pose.yaw)) best = index;
+  });
+  return best;
 }

@@ -132,6 +132,7 @@ export async function ingestTempFile(
     const { size } = await stat(tempFile);
     if (size === 0) throw badRequest(MEDIA_MESSAGES.emptyFile);
     if (size > rule.maxBytes) throw tooLarge(rule);
+    if (rule.kind !== 'templates') await checkStorageQuota(storage, ownerId, size);
 
     const type = sniff(await readHead(tempFile, 64));
     if (!type || !familyFits(type, rule.family)) throw badRequest(rule.invalidType);
@@ -147,6 +148,20 @@ export async function ingestTempFile(
     await rm(tempFile, { force: true });
     throw error;
   }
+}
+
+/** The media a user's quota counts: people's media, pending uploads (stored as face videos) and videos. */
+const QUOTA_KINDS = ['face-images', 'face-videos', 'voice-recordings', 'processed-videos'] as const;
+
+function storageQuotaBytes(): number {
+  const fromEnv = Number(process.env.USER_STORAGE_QUOTA_MB);
+  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv * 1024 * 1024 : MEDIA_LIMITS.userStorageQuotaBytes;
+}
+
+/** 413 when `incoming` more bytes would take the user over their storage quota. */
+export async function checkStorageQuota(storage: Storage, userId: number, incoming: number): Promise<void> {
+  const used = await storage.usage(userId, QUOTA_KINDS);
+  if (used + incoming > storageQuotaBytes()) throw new HttpError(413, MEDIA_MESSAGES.storageFull);
 }
 
 /**

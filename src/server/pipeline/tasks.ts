@@ -4,6 +4,8 @@
 // module) and add one line to `pipelineTasks`. Inputs and outputs cross threads by structured clone:
 // plain data, typed arrays, no functions or class instances.
 import sharp from 'sharp';
+import { extractFaces } from './face-extraction';
+import { analyseVoice } from './voice-analysis';
 import type { AnalyseOptions, AnalysedFace, DetectOptions, DetectedFace, FaceEngine, Frame } from './face-engine';
 
 /** What a task gets from its thread besides its input. */
@@ -65,10 +67,22 @@ export async function analyseImage(input: { file: string } | { bytes: Uint8Array
   return { width: info.width, height: info.height, faces };
 }
 
+/** A face training clip's best face crops (face-extraction.ts). */
+async function extractFacesTask(input: { file: string; declaredExpression: string; durationSeconds?: number }, context: TaskContext) {
+  return extractFaces(await context.faceEngine(), input);
+}
+
+/** A voice recording's pitch, loudness, speech share, fingerprint and warnings (voice-analysis.ts). */
+async function analyseVoiceTask(input: { file: string }) {
+  return analyseVoice(input.file);
+}
+
 export const pipelineTasks = {
   detectFaces,
   analyseFrame,
   analyseImage,
+  extractFaces: extractFacesTask,
+  analyseVoice: analyseVoiceTask,
 } satisfies Record<string, (input: never, context: TaskContext) => Promise<unknown>>;
 
 export type PipelineTasks = typeof pipelineTasks;

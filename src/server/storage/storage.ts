@@ -4,7 +4,7 @@
 // /api/media/<kind>/<ownerId>/<id>.<ext>, which the media route maps back here after checking access.
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, copyFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -115,6 +115,36 @@ export function createStorage(dataDir: string) {
     async removeUrl(url: string | null | undefined): Promise<void> {
       const file = this.fromUrl(url);
       if (file) await rm(file.path, { force: true });
+    },
+
+    /** Removes temporary files and folders older than `maxAgeMs` (uploads cut off, jobs killed half-way). */
+    async sweepTemp(maxAgeMs: number): Promise<number> {
+      const entries = await readdir(tmpRoot).catch(() => [] as string[]);
+      let removed = 0;
+      for (const entry of entries) {
+        const full = path.join(tmpRoot, entry);
+        const info = await stat(full).catch(() => undefined);
+        if (info && Date.now() - info.mtimeMs > maxAgeMs) {
+          await rm(full, { recursive: true, force: true });
+          removed++;
+        }
+      }
+      return removed;
+    },
+
+    /** Bytes stored for one owner over the given kinds (a user's storage quota). */
+    async usage(ownerId: number, kinds: readonly MediaKind[]): Promise<number> {
+      let total = 0;
+      const walk = async (dir: string) => {
+        const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+          const full = path.join(dir, entry.name);
+          if (entry.isDirectory()) await walk(full);
+          else total += (await stat(full).catch(() => ({ size: 0 }))).size;
+        }
+      };
+      for (const kind of kinds) await walk(path.join(root, kind, String(ownerId)));
+      return total;
     },
 
     /** Removes every file of one owner of one kind (deleting a user, a template). */

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { ffmpegBinary } from '../media/ffmpeg';
 
@@ -22,13 +23,28 @@ function generate(name: string, args: string[]): Buffer {
   return bytes;
 }
 
+/** The NASA portrait shipped with the app (assets/README.md): a real, public-domain face. */
+export const PORTRAIT = fileURLToPath(new URL('../../../assets/astronaut.jpg', import.meta.url));
+
 export const fixtures = {
-  /** 640x480 JPEG test card. */
-  jpeg: () => generate('face.jpg', ['-f', 'lavfi', '-i', 'testsrc=size=640x480', '-frames:v', '1']),
-  png: () => generate('face.png', ['-f', 'lavfi', '-i', 'testsrc=size=320x240', '-frames:v', '1']),
+  /** 640x480 JPEG of a real face (the portrait, letterboxed). */
+  jpeg: () => generate('face.jpg', ['-i', PORTRAIT, '-vf', 'scale=480:480,pad=640:480:80:0', '-frames:v', '1']),
+  /** 320x320 PNG of the same face. */
+  png: () => generate('face.png', ['-i', PORTRAIT, '-vf', 'scale=320:320', '-frames:v', '1']),
+  /** 640x480 JPEG test card: a picture with no face. */
+  noFaceJpeg: () => generate('no-face.jpg', ['-f', 'lavfi', '-i', 'testsrc=size=640x480', '-frames:v', '1']),
+  /**
+   * A face training clip made from the portrait: `seconds` at 10 fps, 640x480, the face drifting and
+   * zooming slowly (ffmpeg zoompan), H.264 MP4.
+   */
+  faceClip: (seconds = 4) =>
+    generate(`face-clip-${seconds}.mp4`, ['-loop', '1', '-i', PORTRAIT, '-vf',
+      `scale=1024:1024,zoompan=z='1.2+0.1*sin(on/15)':x='iw/2-(iw/zoom/2)+20*sin(on/9)':y='ih/2-(ih/zoom/2)':d=${seconds * 10}:s=640x480:fps=10`,
+      '-t', String(seconds), '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast']),
   /** A 220 Hz tone of `seconds` as Opus in WebM (what Chrome's MediaRecorder writes). */
   webmTone: (seconds: number) =>
     generate(`tone-${seconds}.webm`, ['-f', 'lavfi', '-i', `sine=frequency=220:duration=${seconds}`, '-c:a', 'libopus', '-b:a', '32k']),
+  wavSilence: (seconds: number) => generate(`silence-${seconds}.wav`, ['-f', 'lavfi', '-i', `anullsrc=r=16000:cl=mono`, '-t', String(seconds)]),
   wavTone: (seconds: number) =>
     generate(`tone-${seconds}.wav`, ['-f', 'lavfi', '-i', `sine=frequency=220:duration=${seconds}`, '-ar', '16000']),
   /** 2 s 320x240 H.264 MP4. */

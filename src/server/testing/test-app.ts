@@ -6,6 +6,9 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app';
 import type { Database } from '../db/open';
+import { type JobQueue, type Workers, createJobQueue } from '../jobs/queue';
+import { startJobWorkers } from '../jobs/workers';
+import { type PipelinePool, createPipelinePool } from '../pipeline/worker-pool';
 import { type Storage, createStorage } from '../storage/storage';
 import type { TestDatabase } from './databases';
 
@@ -13,6 +16,10 @@ export interface TestApp {
   app: FastifyInstance;
   database: Database;
   storage: Storage;
+  queue: JobQueue;
+  pipeline: PipelinePool;
+  /** Running job workers, when asked for (`{ workers: true }`): jobs sent by routes then really run. */
+  workers?: Workers;
   /** The temporary DATA_DIR holding this app's media; removed on close. */
   dataDir: string;
   /** A new client with its own cookie jar and its own remote address. */
@@ -20,13 +27,22 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(testDatabase: TestDatabase): Promise<TestApp> {
+/**
+ * The real app on a fresh database and data folder. Routes queue jobs for real; they run only with
+ * `workers: true` (face extraction and voice analysis then happen, in the pipeline's threads).
+ */
+export async function createTestApp(testDatabase: TestDatabase, options: { workers?: boolean } = {}): Promise<TestApp> {
   const database = await testDatabase.open();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'familystar-api-'));
   const storage = createStorage(dataDir);
+  const queue = await createJobQueue(database, { expireSeconds: 10, retryDelaySeconds: 1 });
+  // One thread: test files run two at a time on two cores.
+  const pipeline = createPipelinePool({ size: 1 });
   const app = await buildApp({
     db: database.db,
     storage,
+    queue,
+    pipeline,
     logger: false,
     config: {
       sessionSecret: randomBytes(32).toString('hex'),
@@ -37,14 +53,21 @@ export async function createTestApp(testDatabase: TestDatabase): Promise<TestApp
     },
   });
   await app.ready();
+  const workers = options.workers ? await startJobWorkers({ db: database.db, storage, queue, pipeline, log: app.log }, { concurrency: 1 }) : undefined;
   return {
     app,
     database,
     storage,
+    queue,
+    pipeline,
+    workers,
     dataDir,
     client: () => new TestClient(app),
     async close() {
       await app.close();
+      await workers?.stop();
+      await queue.close();
+      await pipeline.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

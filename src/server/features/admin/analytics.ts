@@ -16,7 +16,7 @@ function weekStart(date: Date): Date {
   return new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY_MS);
 }
 
-export async function loadAnalytics(db: Db): Promise<AdminAnalytics> {
+export async function loadAnalytics(db: Db): Promise<Omit<AdminAnalytics, 'jobs'>> {
   const since = new Date(weekStart(new Date()).getTime() - (WEEKS - 1) * 7 * DAY_MS);
   const week = (column: AnyPgColumn) =>
     sql<string>`to_char(date_trunc('week', ${column} at time zone 'UTC'), 'YYYY-MM-DD')`;

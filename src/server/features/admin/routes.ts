@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { asc, eq } from 'drizzle-orm';
 import { ADMIN_MESSAGES, planChangeSchema, roleChangeSchema, subscriptionChangeSchema } from '../../../shared/admin-rules';
+import type { AdminAnalytics } from '../../../shared/api-types';
 import { type UserRow, users } from '../../db/schema';
 import { conflict, notFound, parseId, parseInput } from '../../http/errors';
 import { requireAdmin } from '../../http/guards';
@@ -10,7 +11,7 @@ import type { RouteDeps } from '../../http/route-deps';
 import { toCurrentUser } from '../users/serialize';
 import { loadAnalytics } from './analytics';
 
-export async function adminRoutes(app: FastifyInstance, { db, sessions }: RouteDeps) {
+export async function adminRoutes(app: FastifyInstance, { db, sessions, queue }: RouteDeps) {
   const targetId = (request: FastifyRequest) => parseId((request.params as { id: string }).id);
 
   async function updateUser(id: number, changes: Partial<Pick<UserRow, 'subscriptionStatus' | 'plan'>>) {
@@ -57,6 +58,7 @@ export async function adminRoutes(app: FastifyInstance, { db, sessions }: RouteD
 
   app.get('/admin/analytics', async (request) => {
     await requireAdmin(sessions, request);
-    return loadAnalytics(db);
+    const [figures, jobs] = await Promise.all([loadAnalytics(db), queue.stats()]);
+    return { ...figures, jobs } satisfies AdminAnalytics;
   });
 }

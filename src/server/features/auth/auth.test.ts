@@ -254,7 +254,7 @@ describe.each(databases)('accounts API on $name', (testDatabase) => {
       const session = client.cookie(SESSION_COOKIE)!;
       const secret = 'a-secret-that-is-at-least-32-characters-long';
       // A restarted server: a new app instance over the same database with the persisted secret.
-      const before = await buildApp({ db: t.database.db, storage: t.storage, logger: false, config: restartConfig(secret) });
+      const before = await buildApp({ db: t.database.db, storage: t.storage, queue: t.queue, pipeline: t.pipeline, logger: false, config: restartConfig(secret) });
       const login = await before.inject({
         method: 'POST',
         url: '/api/login',
@@ -262,7 +262,7 @@ describe.each(databases)('accounts API on $name', (testDatabase) => {
       });
       const cookie = login.cookies.find((c) => c.name === SESSION_COOKIE)!.value;
       await before.close();
-      const after = await buildApp({ db: t.database.db, storage: t.storage, logger: false, config: restartConfig(secret) });
+      const after = await buildApp({ db: t.database.db, storage: t.storage, queue: t.queue, pipeline: t.pipeline, logger: false, config: restartConfig(secret) });
       const me = await after.inject({ method: 'GET', url: '/api/me', cookies: { [SESSION_COOKIE]: cookie } });
       expect(me.statusCode).toBe(200);
       expect(json(me).id).toBe(account.user.id);

@@ -18,6 +18,7 @@ import {
   findFaceVideo,
   listFaceImages,
   listFaceVideos,
+  recordPendingUpload,
   setDefaultFaceImage,
   toFaceImage,
   toFaceVideo,
@@ -56,7 +57,7 @@ function bodyTooLarge(message: string) {
   };
 }
 
-export async function faceRoutes(app: FastifyInstance, { db, sessions, storage }: RouteDeps) {
+export async function faceRoutes(app: FastifyInstance, { db, sessions, storage, queue, pipeline }: RouteDeps) {
   const idParam = (request: FastifyRequest) => parseId((request.params as { id: string }).id);
 
   // Face images
@@ -81,7 +82,7 @@ export async function faceRoutes(app: FastifyInstance, { db, sessions, storage }
       const input = parseInput(createFaceImageSchema, request.body);
       requireSelf(user, input.userId);
       const person = await ownPerson(db, user, requirePersonId(input.personId));
-      const row = await createFaceImage(db, storage, person, {
+      const row = await createFaceImage({ db, storage, pipeline }, person, {
         imageData: input.imageData,
         name: input.name,
         isDefault: input.isDefault === true,
@@ -128,7 +129,7 @@ export async function faceRoutes(app: FastifyInstance, { db, sessions, storage }
       const input = parseInput(createFaceVideoSchema, request.body);
       requireSelf(user, input.userId);
       const person = await ownPerson(db, user, requirePersonId(input.personId));
-      const row = await createFaceVideo(db, storage, person, input, request.log);
+      const row = await createFaceVideo({ db, storage, queue }, person, input);
       return reply.status(201).send(toFaceVideo(row));
     },
   );
@@ -144,7 +145,7 @@ export async function faceRoutes(app: FastifyInstance, { db, sessions, storage }
   /**
    * POST /api/upload/video (multipart: `video`, `personId`, `userId`, in any order). The file streams
    * to a temporary file (never held in memory), is checked like every face video, and is stored for
-   * its owner. The answer's `videoData` is the same URL as `videoUrl`: echoing up to 100 MB back as
+   * its owner, as a pending upload that expires unless POST /api/faceVideos saves it. The answer's `videoData` is the same URL as `videoUrl`: echoing up to 100 MB back as
    * base64 would help nobody. POST /api/faceVideos takes either to save it as a face video.
    */
   app.post('/upload/video', async (request, reply) => {
@@ -177,6 +178,7 @@ export async function faceRoutes(app: FastifyInstance, { db, sessions, storage }
       const person = await ownPerson(db, user, requirePersonId(input.personId));
       const { file } = await ingestTempFile(storage, tempFile, FACE_VIDEO_RULE, person.userId);
       tempFile = undefined;
+      await recordPendingUpload(db, storage, person, file);
       return reply.status(201).send({ videoUrl: file.url, videoData: file.url });
     } catch (error) {
       if (tempFile) await rm(tempFile, { force: true });

@@ -1,14 +1,18 @@
 // Face images and face videos of a person: stored files checked by content (media/ingest.ts), rows
 // that keep the file's URL, one default face image per person (people/defaults.ts).
 import { stat } from 'node:fs/promises';
-import type { FastifyBaseLogger } from 'fastify';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { FaceImage, FaceVideo } from '../../../shared/api-types';
+import { FACE_ANALYSIS_MESSAGES } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
 import type { Db } from '../../db/open';
-import { faceImages, faceVideos, users } from '../../db/schema';
+import { faceImages, faceVideos, pendingUploads } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../http/errors';
-import { enqueueFaceExtraction } from '../../jobs/face-extraction';
+import type { JobQueue } from '../../jobs/queue';
+import { classifyExpression, expressionAgrees, isFaceExpression } from '../../pipeline/expressions';
+import type { FaceAnalysisRecord } from '../../pipeline/face-extraction';
+import type { PipelinePool } from '../../pipeline/worker-pool';
+import { enqueueOrUndo, queueSlot } from '../../jobs/enqueue';
 import { probe } from '../../media/ffmpeg';
 import { FACE_IMAGE_RULE, FACE_VIDEO_RULE, ingestDataUrl, keepIfSaved } from '../../media/ingest';
 import type { Storage, StoredFile } from '../../storage/storage';
@@ -82,20 +86,56 @@ export interface NewFaceImage {
   expressionType?: string;
 }
 
-/** The first face of a person becomes the default; `isDefault: true` takes the default from another. */
-export async function createFaceImage(db: Db, storage: Storage, person: PersonRow, input: NewFaceImage): Promise<FaceImageRow> {
+/**
+ * A face photo is analysed before it is kept (pipeline threads): no face, no row (400, nothing stored);
+ * with several faces the largest is the person. Its embedding, expression and pose are stored, and
+ * `mlProcessed` is set. The first face of a person becomes the default; `isDefault: true` takes the
+ * default from another. The declared expression stays when the classifier agrees, else what it saw.
+ */
+export async function createFaceImage(
+  deps: { db: Db; storage: Storage; pipeline: PipelinePool },
+  person: PersonRow,
+  input: NewFaceImage,
+): Promise<FaceImageRow> {
+  const { db, storage, pipeline } = deps;
   const { file } = await ingestDataUrl(storage, input.imageData, FACE_IMAGE_RULE, person.userId);
-  return keepIfSaved(storage, file, () =>
-    withPersonLocked(db, person.id, async (tx) => {
+  return keepIfSaved(storage, file, async () => {
+    const analysis = await pipeline.run('analyseImage', { file: file.path }).catch((error: unknown) => {
+      throw badRequest(/megapixels/.test((error as Error).message) ? (error as Error).message : MEDIA_MESSAGES.unreadableMedia);
+    });
+    const face = analysis.faces[0];
+    if (!face) throw badRequest(FACE_ANALYSIS_MESSAGES.noFaceInPhoto);
+    const classified = classifyExpression(face);
+    const declared = input.expressionType;
+    const expressionType = declared && isFaceExpression(declared) && expressionAgrees(face, declared) ? declared : classified;
+    const record: Omit<FaceAnalysisRecord, 'time'> = {
+      score: face.score,
+      pose: face.pose,
+      sharpness: face.sharpness,
+      mouthOpening: face.mouthOpening,
+      expressions: face.expressions,
+      classified,
+    };
+    return withPersonLocked(db, person.id, async (tx) => {
       const isDefault = await shouldBecomeDefault(tx, faceImages, person.id, input.isDefault);
       if (isDefault) await clearDefault(tx, faceImages, person.id);
       const [row] = await tx
         .insert(faceImages)
-        .values({ userId: person.userId, personId: person.id, imageUrl: file.url, name: input.name, isDefault, expressionType: input.expressionType })
+        .values({
+          userId: person.userId,
+          personId: person.id,
+          imageUrl: file.url,
+          name: input.name,
+          isDefault,
+          expressionType,
+          mlProcessed: true,
+          faceEmbedding: face.embedding,
+          analysis: { ...record, faces: analysis.faces.length, box: face.box, imageSize: [analysis.width, analysis.height] },
+        })
         .returning();
       return row!;
-    }),
-  );
+    });
+  });
 }
 
 export async function setDefaultFaceImage(db: Db, image: FaceImageRow): Promise<FaceImageRow> {
@@ -127,17 +167,18 @@ export interface NewFaceVideo {
 }
 
 /**
- * Saves a face video as `pending` and hands it to face extraction. The video is either sent inline
+ * Saves a face video as `pending` and queues its face extraction. The video is either sent inline
  * (a data URL, at most MEDIA_LIMITS.inlineVideoMaxBytes: the JSON body is held in memory) or was
  * streamed to POST /api/upload/video first (up to 100 MB) and is named by its URL.
+ * If the job cannot be queued the row and file go again: nothing is left waiting for ever.
  */
 export async function createFaceVideo(
-  db: Db,
-  storage: Storage,
+  deps: { db: Db; storage: Storage; queue: JobQueue },
   person: PersonRow,
   input: NewFaceVideo,
-  log?: FastifyBaseLogger,
 ): Promise<FaceVideoRow> {
+  const { db, storage, queue } = deps;
+  const priority = await queueSlot(db, faceVideos, person.userId);
   const reference = input.videoUrl ?? (typeof input.videoData === 'string' && !input.videoData.startsWith('data:') ? input.videoData : undefined);
   let row: FaceVideoRow;
   if (reference !== undefined) {
@@ -152,27 +193,47 @@ export async function createFaceVideo(
     });
     row = await keepIfSaved(storage, file, () => insertFaceVideo(db, person, input, file, duration));
   }
-  await enqueueFaceExtraction(row.id, log);
+  await enqueueOrUndo(
+    () => queue.send('face-extraction', { faceVideoId: row.id }, { priority }),
+    () => deleteFaceVideo(db, storage, row),
+  );
   return row;
 }
 
-/** An upload of this user that no face video uses yet. */
+/** How long an upload waits for POST /api/faceVideos before the sweep removes it. */
+const PENDING_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Records a streamed upload until a face video claims it (the file goes if the row cannot be written). */
+export async function recordPendingUpload(db: Db, storage: Storage, person: PersonRow, file: StoredFile): Promise<void> {
+  const { size } = await stat(file.path);
+  await keepIfSaved(storage, file, () =>
+    db.insert(pendingUploads).values({
+      userId: person.userId,
+      personId: person.id,
+      url: file.url,
+      bytes: size,
+      expiresAt: new Date(Date.now() + PENDING_UPLOAD_TTL_MS),
+    }),
+  );
+}
+
+/** A pending upload of this user (POST /api/upload/video) becomes the face video; the pending row goes. */
 async function saveUploadedVideo(db: Db, storage: Storage, person: PersonRow, input: NewFaceVideo, url: string): Promise<FaceVideoRow> {
   const file = storage.fromUrl(url);
   if (!file || file.kind !== FACE_VIDEO_RULE.kind || file.ownerId !== person.userId) throw badRequest(MEDIA_MESSAGES.uploadNotFound);
   if (!(await stat(file.path).catch(() => undefined))?.isFile()) throw badRequest(MEDIA_MESSAGES.uploadNotFound);
   // Already checked by the upload route; probed again only for the duration.
-  const duration = (await probe(file.path).catch(() => undefined))?.duration;
-  // The user's row is locked so two requests cannot both claim one upload (deleting one row would
-  // then delete the other's file).
+  const duration = (await probe(file.path, { maxSeconds: MEDIA_LIMITS.faceVideoMaxSeconds + 2 }).catch(() => undefined))?.duration;
+  // Deleting the pending row claims the upload: of two requests naming it, one gets the row, the other 400.
   return db.transaction(async (tx) => {
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, person.userId)).for('update');
-    const [used] = await tx
-      .select({ id: faceVideos.id })
-      .from(faceVideos)
-      .where(and(eq(faceVideos.userId, person.userId), eq(faceVideos.videoUrl, file.url)))
-      .limit(1);
-    if (used) throw conflict(MEDIA_MESSAGES.uploadAlreadyUsed);
+    const [claimed] = await tx
+      .delete(pendingUploads)
+      .where(and(eq(pendingUploads.userId, person.userId), eq(pendingUploads.url, file.url), gt(pendingUploads.expiresAt, new Date())))
+      .returning({ id: pendingUploads.id });
+    if (!claimed) {
+      const [used] = await tx.select({ id: faceVideos.id }).from(faceVideos).where(eq(faceVideos.videoUrl, file.url)).limit(1);
+      throw used ? conflict(MEDIA_MESSAGES.uploadAlreadyUsed) : badRequest(MEDIA_MESSAGES.uploadNotFound);
+    }
     const [row] = await tx
       .insert(faceVideos)
       .values({ userId: person.userId, personId: person.id, videoUrl: file.url, name: input.name, expressionType: input.expressionType, duration })

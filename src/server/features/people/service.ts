@@ -5,7 +5,7 @@ import type { Person } from '../../../shared/api-types';
 import { type PersonInput, peopleLimitMessage } from '../../../shared/media-rules';
 import { planById } from '../../../shared/plans';
 import type { Db } from '../../db/open';
-import { type UserRow, faceImages, faceVideos, people, users, voiceRecordings } from '../../db/schema';
+import { type UserRow, faceImages, faceVideos, pendingUploads, people, users, voiceRecordings } from '../../db/schema';
 import { forbidden, notFound } from '../../http/errors';
 import type { Storage } from '../../storage/storage';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
@@ -52,7 +52,8 @@ export async function updatePerson(db: Db, personId: number, changes: Partial<Pe
 }
 
 /**
- * Deletes the person (the database cascades to their face images, face videos and voice recordings),
+ * Deletes the person (the database cascades to their face images, face videos, voice recordings and
+ * pending uploads),
  * then their files. URLs are collected in the same transaction, with the person locked, so a file
  * added meanwhile either is collected or fails its insert (and removes itself).
  */
@@ -63,8 +64,9 @@ export async function deletePerson(db: Db, storage: Storage, personId: number): 
     const images = await tx.select({ url: faceImages.imageUrl }).from(faceImages).where(eq(faceImages.personId, personId));
     const videos = await tx.select({ url: faceVideos.videoUrl }).from(faceVideos).where(eq(faceVideos.personId, personId));
     const voices = await tx.select({ url: voiceRecordings.audioUrl }).from(voiceRecordings).where(eq(voiceRecordings.personId, personId));
+    const uploads = await tx.select({ url: pendingUploads.url }).from(pendingUploads).where(eq(pendingUploads.personId, personId));
     const [person] = await tx.delete(people).where(eq(people.id, personId)).returning({ avatarUrl: people.avatarUrl });
-    return [...images, ...videos, ...voices].map((row) => row.url).concat(person?.avatarUrl ?? null);
+    return [...images, ...videos, ...voices, ...uploads].map((row) => row.url).concat(person?.avatarUrl ?? null);
   });
   await Promise.all(urls.map((url) => storage.removeUrl(url)));
 }

@@ -28,7 +28,7 @@ const createVoiceRecordingSchema = z.object({
   type: z.string({ error: 'type must be text' }).trim().max(50, 'type must be at most 50 characters').nullish(),
 });
 
-export async function voiceRoutes(app: FastifyInstance, { db, sessions, storage }: RouteDeps) {
+export async function voiceRoutes(app: FastifyInstance, { db, sessions, storage, queue }: RouteDeps) {
   const idParam = (request: FastifyRequest) => parseId((request.params as { id: string }).id);
 
   app.get('/users/:userId/voiceRecordings', async (request) => {
@@ -57,7 +57,7 @@ export async function voiceRoutes(app: FastifyInstance, { db, sessions, storage 
       const input = parseInput(createVoiceRecordingSchema, request.body);
       requireSelf(user, input.userId);
       const person = await ownPerson(db, user, requirePersonId(input.personId));
-      const row = await createVoiceRecording(db, storage, person, {
+      const row = await createVoiceRecording({ db, storage, queue }, person, {
         audioData: input.audioData,
         name: input.name,
         isDefault: input.isDefault === true,

@@ -2,11 +2,14 @@
 // default recording per person (people/defaults.ts).
 import { asc, eq } from 'drizzle-orm';
 import type { VoiceRecording } from '../../../shared/api-types';
+import type { VoiceAnalysisSummary } from '../../../shared/voice-analysis';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 import type { Db } from '../../db/open';
 import { voiceRecordings } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { VOICE_RECORDING_RULE, ingestDataUrl, keepIfSaved } from '../../media/ingest';
+import { enqueueOrUndo, queueSlot } from '../../jobs/enqueue';
+import type { JobQueue } from '../../jobs/queue';
 import type { Storage } from '../../storage/storage';
 import type { PersonRow } from '../people/access';
 import { clearDefault, promoteNewest, shouldBecomeDefault, withPersonLocked } from '../people/defaults';
@@ -24,6 +27,8 @@ export function toVoiceRecording(row: VoiceRecordingRow): VoiceRecording {
     duration: row.duration ?? 0,
     isDefault: row.isDefault,
     mlProcessed: row.mlProcessed,
+    analysis: (row.analysis as VoiceAnalysisSummary | null) ?? null,
+    analysisError: row.analysisError,
     type: row.type,
     createdAt: row.createdAt.toISOString(),
   };
@@ -52,9 +57,15 @@ export interface NewVoiceRecording {
  * The first recording of a person becomes the default; `isDefault: true` (the wizard's first step)
  * takes the default from another.
  */
-export async function createVoiceRecording(db: Db, storage: Storage, person: PersonRow, input: NewVoiceRecording): Promise<VoiceRecordingRow> {
+export async function createVoiceRecording(
+  deps: { db: Db; storage: Storage; queue: JobQueue },
+  person: PersonRow,
+  input: NewVoiceRecording,
+): Promise<VoiceRecordingRow> {
+  const { db, storage, queue } = deps;
+  const priority = await queueSlot(db, voiceRecordings, person.userId);
   const { file, duration } = await ingestDataUrl(storage, input.audioData, VOICE_RECORDING_RULE, person.userId);
-  return keepIfSaved(storage, file, () =>
+  const row = await keepIfSaved(storage, file, () =>
     withPersonLocked(db, person.id, async (tx) => {
       const isDefault = await shouldBecomeDefault(tx, voiceRecordings, person.id, input.isDefault);
       if (isDefault) await clearDefault(tx, voiceRecordings, person.id);
@@ -73,6 +84,12 @@ export async function createVoiceRecording(db: Db, storage: Storage, person: Per
       return row!;
     }),
   );
+  // The analysis (pitch, loudness, fingerprint) runs in the background; the client polls the row.
+  await enqueueOrUndo(
+    () => queue.send('voice-analysis', { voiceRecordingId: row.id }, { priority }),
+    () => deleteVoiceRecording(db, storage, row),
+  );
+  return row;
 }
 
 export async function setDefaultVoiceRecording(db: Db, recording: VoiceRecordingRow): Promise<VoiceRecordingRow> {

@@ -1,0 +1,176 @@
+// Face extraction and voice analysis end to end: the real routes queue the jobs, the workers run them in
+// the pipeline's threads, and the results land on the rows (on PGlite, and PostgreSQL when one answers).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FaceImage, FaceVideo, VoiceRecording } from '../../shared/api-types';
+import { FACE_ANALYSIS_MESSAGES } from '../../shared/face-analysis';
+import { faceImages } from '../db/schema';
+import { speak } from '../media/speech';
+import { cosineSimilarity } from '../pipeline/face-engine';
+import { testDatabases } from '../testing/databases';
+import { PORTRAIT, dataUrl, filesUnder, fixtures } from '../testing/media-fixtures';
+import { memberWithPerson } from '../testing/people-kit';
+import { type TestApp, type TestClient, createTestApp, json } from '../testing/test-app';
+
+const databases = await testDatabases();
+const SENTENCE = 'Once upon a time a little fox found a shiny red ball in the garden, and she rolled it all the way home to show her brother.';
+/** Real photos of other people shipped in face-api's demo folder (tests only). */
+const OTHER_PEOPLE = ['sample1.jpg', 'sample2.jpg', 'sample3.jpg'].map((name) =>
+  path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', name),
+);
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe.each(databases)('analysis jobs on $name', (testDatabase) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(testDatabase, { workers: true });
+  });
+  afterAll(() => t?.close());
+
+  const faceVideo = (client: TestClient, id: number) =>
+    client.get(`/api/people/${id}/faceVideos`).then((response) => json<FaceVideo[]>(response));
+
+  it('extracts the face of a clip into face images close to the source photo, and a clip without a face fails clearly', async () => {
+    const { client, userId, personId } = await memberWithPerson(t);
+    const person = { id: personId };
+    const user = { id: userId };
+    const created = await client.post('/api/faceVideos', {
+      personId: person.id,
+      userId: user.id,
+      name: 'Clip labelled wrongly',
+      // Mislabelled: the astronaut smiles at the camera; the classifier's label wins.
+      expressionType: 'profile-left',
+      videoData: dataUrl(fixtures.faceClip(4), 'video/mp4'),
+    });
+    expect(created.statusCode).toBe(201);
+    expect(json<FaceVideo>(created).processingStatus).toBe('pending');
+
+    const [done] = await until(
+      () => faceVideo(client, person.id),
+      ([video]) => video!.processingStatus === 'completed' || video!.processingStatus === 'failed',
+    );
+    expect(done).toMatchObject({ processingStatus: 'completed', isProcessed: true, errorMessage: null });
+    expect(done!.extractedFacesCount).toBeGreaterThanOrEqual(1);
+    expect(done!.extractedFacesCount).toBeLessThanOrEqual(5);
+
+    const images = json<FaceImage[]>(await client.get(`/api/people/${person.id}/faceImages`));
+    expect(images).toHaveLength(done!.extractedFacesCount);
+    for (const image of images) {
+      expect(image).toMatchObject({ sourceVideoId: done!.id, mlProcessed: true });
+      expect(['neutral', 'smile', 'talking']).toContain(image.expressionType);
+      const crop = await client.get(image.imageUrl);
+      expect(crop.statusCode).toBe(200);
+      expect(crop.headers['content-type']).toBe('image/jpeg');
+    }
+    expect(images.some((image) => image.expressionType === 'smile')).toBe(true);
+    // The person's first faces: one of them (a frontal one) became the default.
+    expect(images.filter((image) => image.isDefault)).toHaveLength(1);
+
+    // Identity: every crop is much closer to the source photo than to other people's photos.
+    const rows = await t.database.db.select().from(faceImages).where(eq(faceImages.sourceVideoId, done!.id));
+    const source = (await t.pipeline.run('analyseImage', { file: PORTRAIT })).faces[0]!.embedding;
+    const others = await Promise.all(OTHER_PEOPLE.map(async (file) => (await t.pipeline.run('analyseImage', { file })).faces[0]!.embedding));
+    for (const row of rows) {
+      expect(row.faceEmbedding).toHaveLength(1024);
+      const same = cosineSimilarity(row.faceEmbedding!, source);
+      const different = Math.max(...others.map((other) => cosineSimilarity(row.faceEmbedding!, other)));
+      expect(same).toBeGreaterThan(0.6);
+      expect(same - different).toBeGreaterThan(0.25);
+    }
+
+    // Nobody else reaches the extracted faces.
+    const stranger = t.client();
+    await stranger.register();
+    expect((await stranger.get(`/api/people/${person.id}/faceImages`)).statusCode).toBe(403);
+    expect((await stranger.get(images[0]!.imageUrl)).statusCode).toBe(403);
+    expect((await stranger.delete(`/api/faceImages/${images[0]!.id}`)).statusCode).toBe(403);
+
+    // A black clip: no face, a clear message, no face image written.
+    const black = await client.post('/api/faceVideos', {
+      personId: person.id,
+      name: 'Dark clip',
+      expressionType: 'neutral',
+      videoData: dataUrl(fixtures.mp4(), 'video/mp4'),
+    });
+    expect(black.statusCode).toBe(201);
+    const failed = await until(
+      () => faceVideo(client, person.id).then((videos) => videos.find((video) => video.id === json<FaceVideo>(black).id)!),
+      (video) => video.processingStatus === 'failed' || video.processingStatus === 'completed',
+    );
+    expect(failed).toMatchObject({ processingStatus: 'failed', errorMessage: FACE_ANALYSIS_MESSAGES.noFaceInClip, extractedFacesCount: 0 });
+    expect(json<FaceImage[]>(await client.get(`/api/people/${person.id}/faceImages`))).toHaveLength(images.length);
+  }, 240_000);
+
+  it('refuses a photo with no face (400) and keeps nothing; keeps the largest face of a group photo', async () => {
+    const { client, userId, personId } = await memberWithPerson(t);
+    const person = { id: personId };
+    const user = { id: userId };
+    const before = filesUnder(t.storage.root);
+    const refused = await client.post('/api/faceImages', { personId: person.id, name: 'Card', imageData: dataUrl(fixtures.noFaceJpeg(), 'image/jpeg') });
+    expect(refused.statusCode).toBe(400);
+    expect(json(refused)).toEqual({ message: FACE_ANALYSIS_MESSAGES.noFaceInPhoto });
+    expect(filesUnder(t.storage.root)).toEqual(before);
+
+    const photo = await client.post('/api/faceImages', { personId: person.id, userId: user.id, name: 'Front', imageData: dataUrl(fixtures.jpeg(), 'image/jpeg') });
+    expect(photo.statusCode).toBe(201);
+    expect(json<FaceImage>(photo)).toMatchObject({ mlProcessed: true, isDefault: true });
+    const [row] = await t.database.db.select().from(faceImages).where(eq(faceImages.id, json<FaceImage>(photo).id));
+    expect(row!.faceEmbedding).toHaveLength(1024);
+    expect(row!.analysis).toMatchObject({ faces: 1, pose: { yaw: expect.any(Number) } });
+
+    // A group photo (three people): the largest face is the one kept, and said so.
+    const group = await client.post('/api/faceImages', { personId: person.id, name: 'Group', imageData: dataUrl(readFileSync(OTHER_PEOPLE[2]!), 'image/jpeg') });
+    expect(group.statusCode).toBe(201);
+    const [groupRow] = await t.database.db.select().from(faceImages).where(eq(faceImages.id, json<FaceImage>(group).id));
+    const { faces, box } = groupRow!.analysis as { faces: number; box: number[] };
+    expect(faces).toBe(3);
+    // sample3's largest face is the man in the middle, about 336 px wide at x ≈ 1018.
+    expect(box[2]).toBeGreaterThan(300);
+    expect(Math.abs(box[0]! - 1018)).toBeLessThan(40);
+  }, 120_000);
+
+  it('analyses a voice recording: pitch, loudness, speech share and a fingerprint; silence gets a warning', async () => {
+    const { client, personId } = await memberWithPerson(t);
+    const person = { id: personId };
+    const wav = path.join(t.dataDir, 'voice.wav');
+    await speak(SENTENCE, { voice: 'en-us+m3', pitch: 30, speed: 140 }, wav);
+    const tone = await client.post('/api/voiceRecordings', { personId: person.id, name: 'Story', audioData: dataUrl(readFileSync(wav), 'audio/wav') });
+    expect(tone.statusCode).toBe(201);
+    expect(json<VoiceRecording>(tone).mlProcessed).toBe(false);
+    const analysed = await until(
+      () => client.get(`/api/voiceRecordings/${json<VoiceRecording>(tone).id}`).then((response) => json<VoiceRecording>(response)),
+      (recording) => recording.mlProcessed || recording.analysisError !== null,
+    );
+    expect(analysed.mlProcessed).toBe(true);
+    expect(analysed.analysisError).toBeNull();
+    // A low male synthetic voice (eSpeak m3, pitch 30): well under 150 Hz.
+    expect(analysed.analysis!.pitchMedianHz).toBeGreaterThan(70);
+    expect(analysed.analysis!.pitchMedianHz).toBeLessThan(150);
+    expect(analysed.analysis!.loudnessLufs).toEqual(expect.any(Number));
+    expect(analysed.analysis!.speechShare).toBeGreaterThan(0.8);
+    expect(analysed.analysis!.warnings).toEqual([]);
+    expect('voiceEmbedding' in analysed).toBe(false);
+
+    // Six seconds of silence: analysed, with the warning a parent understands.
+    const silence = await client.post('/api/voiceRecordings', { personId: person.id, name: 'Quiet', audioData: dataUrl(fixtures.wavSilence(6), 'audio/wav') });
+    expect(silence.statusCode).toBe(201);
+    const quiet = await until(
+      () => client.get(`/api/voiceRecordings/${json<VoiceRecording>(silence).id}`).then((response) => json<VoiceRecording>(response)),
+      (recording) => recording.mlProcessed || recording.analysisError !== null,
+    );
+    expect(quiet.analysis!.pitchMedianHz).toBeNull();
+    expect(quiet.analysis!.warnings.map((warning) => warning.code)).toContain('noVoice');
+  }, 120_000);
+});

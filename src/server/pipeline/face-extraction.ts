@@ -1,0 +1,176 @@
+// Face extraction from a face training clip: sample frames, find the face, keep the best few crops
+// (sharp, large, posed as the clip asks: frontal for neutral/smile/talking, turned the right way for the
+// profiles), drop near-duplicates by embedding, and label each with an expression. Runs in a pipeline
+// worker thread; knows nothing of the database (jobs/face-extraction.ts stores the result).
+import sharp from 'sharp';
+import { MEDIA_LIMITS } from '../../shared/media-rules';
+import { FrameDecodeError, readFrames } from '../media/frames';
+import { classifyExpression, EXPRESSION_THRESHOLDS, expressionAgrees, type FaceExpression, isFaceExpression } from './expressions';
+import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosineSimilarity, faceSharpness } from './face-engine';
+
+export const EXTRACTION = {
+  /** Frames are scaled into this square (faces in a selfie clip are large; Human pads to a square anyway). */
+  frameSize: 960,
+  /** Sampling: about this many frames over the clip, at most `maxFps` a second. */
+  targetFrames: 30,
+  maxFps: 4,
+  /** Face videos are at most 60 s (media rules); never decode more. */
+  maxSeconds: MEDIA_LIMITS.faceVideoMaxSeconds + 1,
+  timeoutMs: 120_000,
+  /** Frames kept for the slow analysis (embedding, expression), the best by the cheap score. */
+  candidates: 8,
+  /** Crops stored per clip. */
+  maxCrops: 5,
+  /**
+   * Two crops whose embeddings are closer than this are the same picture for the renderer's purposes.
+   * Frames of one still clip measure 0.99+; a head that turned or a mouth that opened 0.90-0.97.
+   */
+  duplicateCosine: 0.975,
+  /** |yaw| under which a face counts as frontal (a default face must be). */
+  frontalYaw: 15,
+  /** Faces smaller than this share of the frame side are too small to be worth a crop. */
+  minFaceShare: 0.08,
+  /** The crop: the face box grown by this much on each side (hair, jaw and outline carry identity). */
+  cropMargin: 0.45,
+  cropMaxSide: 512,
+  jpegQuality: 90,
+} as const;
+
+/** Why a clip gave nothing, in words for the parent (the job stores it as the clip's error). */
+export class ClipProblem extends Error {
+  // Checked by name: the error crosses a worker thread, which keeps the name and message, not the class.
+  override name = 'ClipProblem';
+}
+
+export interface FaceAnalysisRecord {
+  /** Seconds into the clip. */
+  time: number;
+  score: number;
+  pose: { yaw: number; pitch: number; roll: number };
+  sharpness: number;
+  mouthOpening: number;
+  expressions: AnalysedFace['expressions'];
+  /** What the classifier saw, whatever the clip declared. */
+  classified: FaceExpression;
+}
+
+export interface ExtractedFace {
+  jpeg: Uint8Array;
+  embedding: number[];
+  expressionType: string;
+  frontal: boolean;
+  analysis: FaceAnalysisRecord;
+}
+
+interface Candidate {
+  frame: Frame;
+  time: number;
+  face: DetectedFace;
+  quality: number;
+}
+
+/** How well a detected face suits the clip's declared expression: size × sharpness × pose fit. */
+function cheapQuality(frame: Frame, face: DetectedFace, declared: string): number {
+  const [, , w, h] = face.box;
+  const size = Math.sqrt(w * h) / frame.width;
+  const sharpness = faceSharpness(frame, face.box);
+  const yaw = face.pose?.yaw ?? 0;
+  const profile = declared === 'profile-left' ? yaw : declared === 'profile-right' ? -yaw : undefined;
+  // Profiles want the head turned the declared way (the more the better, up to a clear profile); the
+  // rest want it frontal.
+  const poseFit =
+    profile === undefined
+      ? Math.max(0.05, 1 - Math.abs(yaw) / 45)
+      : Math.max(0.05, Math.min(1, profile / EXPRESSION_THRESHOLDS.profileYaw));
+  // A talking clip wants the mouth open: the mesh tells that already (a smile needs the slow pass).
+  const mouthFit = declared === 'talking' && (face.mouthOpening ?? 0) < EXPRESSION_THRESHOLDS.talkingMouthOpening ? 0.5 : 1;
+  return size * Math.log1p(sharpness) * poseFit * mouthFit * face.score;
+}
+
+/** The largest face of a frame (a clip is of one person; others passing behind are smaller). */
+export function largestFace<T extends DetectedFace>(faces: T[]): T | undefined {
+  return faces.reduce<T | undefined>((best, face) => (!best || face.box[2] * face.box[3] > best.box[2] * best.box[3] ? face : best), undefined);
+}
+
+export async function extractFaces(
+  engine: FaceEngine,
+  input: { file: string; declaredExpression: string; durationSeconds?: number },
+  signal?: AbortSignal,
+): Promise<ExtractedFace[]> {
+  const duration = Math.min(input.durationSeconds ?? 10, EXTRACTION.maxSeconds);
+  const fps = Math.min(EXTRACTION.maxFps, Math.max(0.5, EXTRACTION.targetFrames / Math.max(duration, 1)));
+  const declared = input.declaredExpression;
+
+  // 1. Cheap pass: detector + mesh on every sampled frame; keep the best few frames in memory.
+  let candidates: Candidate[] = [];
+  try {
+    for await (const frame of readFrames(input.file, { fps, size: EXTRACTION.frameSize, maxSeconds: EXTRACTION.maxSeconds, timeoutMs: EXTRACTION.timeoutMs, signal })) {
+      const face = largestFace(await engine.detect(frame, { mesh: true }));
+      if (!face || face.box[2] < EXTRACTION.minFaceShare * frame.width) continue;
+      candidates.push({ frame, time: frame.time, face, quality: cheapQuality(frame, face, declared) });
+      candidates.sort((a, b) => b.quality - a.quality);
+      candidates = candidates.slice(0, EXTRACTION.candidates);
+    }
+  } catch (error) {
+    if (error instanceof FrameDecodeError) throw new ClipProblem('The clip could not be read as video. It may be damaged or incomplete. Please record it again.');
+    throw error;
+  }
+
+  // 2. Slow pass on the candidates: identity, expression, sharpness of the real crop.
+  const analysed: { candidate: Candidate; face: AnalysedFace }[] = [];
+  for (const candidate of candidates) {
+    signal?.throwIfAborted();
+    const face = largestFace(await engine.analyse(candidate.frame));
+    if (face) analysed.push({ candidate, face });
+  }
+
+  // 3. Faces that show what the clip declared first, then by quality; no near-duplicates.
+  const fits = (face: AnalysedFace) => isFaceExpression(declared) && expressionAgrees(face, declared);
+  analysed.sort((a, b) => Number(fits(b.face)) - Number(fits(a.face)) || b.candidate.quality - a.candidate.quality);
+  const kept: typeof analysed = [];
+  for (const entry of analysed) {
+    if (kept.length >= EXTRACTION.maxCrops) break;
+    if (kept.some((other) => cosineSimilarity(other.face.embedding, entry.face.embedding) >= EXTRACTION.duplicateCosine)) continue;
+    kept.push(entry);
+  }
+
+  const results: ExtractedFace[] = [];
+  for (const { candidate, face } of kept) {
+    const classified = classifyExpression(face);
+    const expressionType = fits(face) ? declared : classified;
+    results.push({
+      jpeg: await cropFace(candidate.frame, face.box),
+      embedding: face.embedding,
+      expressionType,
+      frontal: Math.abs(face.pose.yaw) < EXTRACTION.frontalYaw,
+      analysis: {
+        time: Math.round(candidate.time * 100) / 100,
+        score: face.score,
+        pose: face.pose,
+        sharpness: face.sharpness,
+        mouthOpening: face.mouthOpening,
+        expressions: face.expressions,
+        classified,
+      },
+    });
+  }
+  return results;
+}
+
+/** The face with a margin around it (hair, jaw, outline), square where the frame allows, as a JPEG. */
+export async function cropFace(frame: Frame, box: [number, number, number, number]): Promise<Uint8Array> {
+  const [x, y, w, h] = box;
+  const side = Math.max(w, h) * (1 + 2 * EXTRACTION.cropMargin);
+  const cx = x + w / 2;
+  const cy = y + h / 2;
+  const left = Math.max(0, Math.round(cx - side / 2));
+  const top = Math.max(0, Math.round(cy - side / 2));
+  const width = Math.min(frame.width - left, Math.round(side));
+  const height = Math.min(frame.height - top, Math.round(side));
+  const channels = frame.data.length / (frame.width * frame.height);
+  return sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: channels as 3 | 4 } })
+    .extract({ left, top, width, height })
+    .resize({ width: EXTRACTION.cropMaxSide, height: EXTRACTION.cropMaxSide, fit: 'inside', withoutEnlargement: true })
+    .jpeg({ quality: EXTRACTION.jpegQuality })
+    .toBuffer();
+}

@@ -1,0 +1,38 @@
+// `npm run worker`: job workers alone, against the PostgreSQL server of DATABASE_URL (server mode). Run as
+// many as you like, on as many machines as share the database and the media storage.
+import pino from 'pino';
+import { loadConfig } from './config';
+import { openDatabase } from './db/open';
+import { createJobQueue } from './jobs/queue';
+import { startJobWorkers } from './jobs/workers';
+import { createPipelinePool } from './pipeline/worker-pool';
+import { onShutdown } from './shutdown';
+import { createStorage } from './storage/storage';
+
+async function main() {
+  const config = loadConfig();
+  if (!config.databaseUrl) {
+    throw new Error(
+      'npm run worker needs DATABASE_URL (a PostgreSQL server shared with the web processes). ' +
+        'With the embedded database, npm start already runs the workers in its own process.',
+    );
+  }
+  const log = pino({ level: config.logLevel });
+  const database = await openDatabase(config);
+  const storage = createStorage(config.dataDir);
+  const pipeline = createPipelinePool();
+  const queue = await createJobQueue(database, { log });
+  const workers = await startJobWorkers({ db: database.db, storage, queue, pipeline, log }, { concurrency: config.jobConcurrency });
+  onShutdown(log, async () => {
+    await workers.stop();
+    await queue.close();
+    await pipeline.close();
+    await database.close();
+  });
+  log.info(`FamilyStar worker ${process.pid} is running ${config.jobConcurrency} job(s) at a time`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

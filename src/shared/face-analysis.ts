@@ -1,0 +1,10 @@
+// Messages of face analysis (extraction from clips, photos checked on arrival), shown to parents.
+export const FACE_ANALYSIS_MESSAGES = {
+  noFaceInClip: 'No face found in this clip. Record again facing the camera in good light.',
+  noFaceInPhoto: 'No face found in this photo. Use a clear, front-facing photo with good light.',
+  clipMissing: 'The clip file is missing. Please record it again.',
+  clipFailed: 'We could not process this clip. Please try again, or record it again.',
+  voiceFailed: 'We could not analyse this recording. Please record it again.',
+  voiceMissing: 'The recording file is missing. Please record it again.',
+  tooManyWaiting: 'You have several recordings still being processed. Please wait for them to finish before adding more.',
+} as const;
