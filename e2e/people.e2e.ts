@@ -1,6 +1,8 @@
-// People, faces and voices in Chromium with a fake camera and microphone (files made with ffmpeg at test
-// time): add/edit a person within the plan limit, capture and upload face images, set defaults, upload a
-// face video, record voices, the five-step voice wizard, one face training expression, delete the person.
+// People, faces and voices in Chromium with a fake camera and microphone (files made at test time from the
+// NASA portrait with ffmpeg, and an eSpeak voice): add/edit a person within the plan limit, capture and
+// upload face images (a picture without a face is refused), set defaults, upload a face video and watch its
+// faces being extracted, record voices and see their analysis, the five-step voice wizard with its results,
+// one face training expression, delete the person. The server's job workers do the real analysis.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +10,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FACE_ANALYSIS_MESSAGES } from '../src/shared/face-analysis';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
+import { closeSpeech, speak } from '../src/server/media/speech';
 import { MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
 
 const run = promisify(execFile);
@@ -16,36 +20,41 @@ const run = promisify(execFile);
 let server: RunningServer;
 let browser: Browser;
 let mediaDir: string;
-const media = { video: '', audio: '', jpeg: '', mp4: '', text: '' };
+const media = { video: '', audio: '', jpeg: '', noFace: '', mp4: '', text: '' };
 
-// A cartoon face (skin oval, two eyes, a mouth) on a sky-blue background.
-const FACE = (() => {
-  const x = '(X-320)';
-  const face = `lt(pow(${x}/140,2)+pow((Y-240)/180,2),1)`;
-  const eyes = `lt(hypot(${x}+50,Y-200),18)+lt(hypot(${x}-50,Y-200),18)`;
-  const mouth = `lt(pow(${x}/60,2)+pow((Y-310)/14,2),1)`;
-  const colour = (bg: number, skin: number, eye: number, lips: number) =>
-    `'if(${eyes},${eye},if(${mouth},${lips},if(${face},${skin},${bg})))'`;
-  return `format=gbrp,geq=r=${colour(120, 235, 40, 170)}:g=${colour(170, 190, 30, 60)}:b=${colour(210, 160, 30, 60)}`;
-})();
+/** The NASA portrait shipped with the app (assets/README.md): the face engine needs a real face to find. */
+const PORTRAIT = path.resolve('assets/astronaut.jpg');
+/** The face drifting and zooming slowly, like a person in front of a camera (as media-fixtures' faceClip). */
+const DRIFT =
+  "scale=1024:1024,zoompan=z='1.2+0.1*sin(on/15)':x='iw/2-(iw/zoom/2)+20*sin(on/9)':y='ih/2-(ih/zoom/2)':d=45:s=640x480:fps=15,format=yuv420p";
+const STORY = 'Once upon a time a little fox found a shiny red ball in the garden and rolled it all the way home. Then he counted one, two, three, four, five, and laughed.';
 
 async function ffmpeg(args: string[]) {
   await run(ffmpegBinary(), ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+}
+
+/** A real voice for the fake microphone (eSpeak, ~220 Hz), at 48 kHz as Chrome's audio capture runs. */
+async function makeVoice(dir: string, file: string) {
+  const spoken = path.join(dir, 'spoken.wav');
+  await speak(STORY, { voice: 'en-us+f3', pitch: 55, speed: 140 }, spoken);
+  await closeSpeech();
+  await ffmpeg(['-i', spoken, '-ar', '48000', '-ac', '1', file]);
 }
 
 async function makeMedia(dir: string) {
   media.video = path.join(dir, 'face.y4m');
   media.audio = path.join(dir, 'voice.wav');
   media.jpeg = path.join(dir, 'face.jpg');
+  media.noFace = path.join(dir, 'test-card.jpg');
   media.mp4 = path.join(dir, 'face.mp4');
   media.text = path.join(dir, 'notes.txt');
-  // Drawing the face per pixel is slow, so draw one frame and make the clips from it, swaying side to side.
-  await ffmpeg(['-f', 'lavfi', '-i', 'color=c=black:s=640x480', '-vf', FACE, '-frames:v', '1', '-q:v', '3', media.jpeg]);
-  const sway = ['-loop', '1', '-i', media.jpeg, '-t', '3', '-r', '15', '-vf', "pad=680:480:20:0:color=0x78AAD2,crop=640:480:'20+20*sin(2*t)':0,format=yuv420p"];
+  const clip = ['-loop', '1', '-i', PORTRAIT, '-vf', DRIFT, '-t', '3'];
   await Promise.all([
-    ffmpeg([...sway, '-f', 'yuv4mpegpipe', media.video]),
-    ffmpeg([...sway, '-c:v', 'mpeg4', '-q:v', '5', media.mp4]),
-    ffmpeg(['-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=48000:duration=15', '-ac', '1', media.audio]),
+    ffmpeg(['-i', PORTRAIT, '-vf', 'scale=480:480,pad=640:480:80:0', '-frames:v', '1', '-q:v', '3', media.jpeg]),
+    ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=640x480', '-frames:v', '1', media.noFace]),
+    ffmpeg([...clip, '-f', 'yuv4mpegpipe', media.video]),
+    ffmpeg([...clip, '-c:v', 'mpeg4', '-q:v', '5', media.mp4]),
+    makeVoice(dir, media.audio),
   ]);
   writeFileSync(media.text, 'not an image');
 }
@@ -69,6 +78,11 @@ afterAll(async () => {
   if (mediaDir) rmSync(mediaDir, { recursive: true, force: true });
   console.log(`Screenshots written to ${SCREENSHOT_DIR}`);
 });
+
+/** The labels the face images carry: the expression the server's classifier saw. */
+const EXPRESSION_LABEL = /^(Neutral Expression|Happy Smile|Left Profile|Right Profile|Talking)$/;
+/** How a voice recording's analysis reads: "Pitch 214 Hz (177–249)", "−20 LUFS", "Speech 86%". */
+const PITCH = /^Pitch \d+ Hz \(\d+–\d+\)$/;
 
 // Toasts sit outside any open dialog, which hides the rest of the page from the accessibility tree.
 const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/, includeHidden: true });
@@ -96,7 +110,8 @@ async function recordVoice(scope: Locator, page: Page, seconds: number) {
 }
 
 describe('people, faces and voices journey', () => {
-  it('manages a person with face images, voices, the voice wizard, face training, and deletes them', async () => {
+  // Minutes, not seconds: the server really extracts faces and analyses voices on a small shared machine.
+  it('manages a person with face images, voices, the voice wizard, face training, and deletes them', { timeout: 360_000 }, async () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     try {
       await journey(context, page);
@@ -170,6 +185,7 @@ async function journey(context: BrowserContext, page: Page) {
     const faces = page.getByRole('list', { name: 'Face images' });
     const photo1 = faces.getByRole('listitem').filter({ hasText: 'Grandma Rose - Photo 1' });
     await photo1.getByText('Default', { exact: true }).waitFor();
+    await photo1.getByText(EXPRESSION_LABEL).waitFor();
 
     // --- Face image by upload: the type check, then a real JPEG ----------------------------------------
     await page.getByRole('button', { name: 'Add Face Image' }).click();
@@ -179,6 +195,15 @@ async function journey(context: BrowserContext, page: Page) {
     await dialog.getByLabel('Upload a face photo').setInputFiles(media.text);
     await expectToast(page, 'Invalid file type');
     await expectToast(page, 'Please upload an image file.');
+    // A picture without a face is refused by the server with its message; the dialog stays open for another.
+    await dialog.getByLabel('Upload a face photo').setInputFiles(media.noFace);
+    await dialog.getByRole('img', { name: 'Uploaded face' }).waitFor();
+    await dialog.getByRole('button', { name: 'Save Face Image' }).click();
+    await expectToast(page, FACE_ANALYSIS_MESSAGES.noFaceInPhoto);
+    await dialog.getByRole('alert').getByText(FACE_ANALYSIS_MESSAGES.noFaceInPhoto).waitFor();
+    await screenshot(page, 'face-photo-refused-desktop');
+    expect(await dialog.isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Choose Another' }).click();
     await dialog.getByLabel('Upload a face photo').setInputFiles(media.jpeg);
     await expectToast(page, 'Image uploaded');
     await dialog.getByRole('img', { name: 'Uploaded face' }).waitFor();
@@ -212,6 +237,18 @@ async function journey(context: BrowserContext, page: Page) {
     await expectToast(page, 'Upload successful');
     await expectToast(page, 'Your face video has been uploaded and is being processed for face extraction');
     await dialog.waitFor({ state: 'detached' });
+    // Its faces are extracted in the background: the clip shows its state, then its faces, with no reload.
+    const clipState = page.getByRole('list', { name: 'Face videos' }).getByRole('listitem').filter({ hasText: 'Grandma Rose - face' });
+    await clipState.getByText('Extracting faces…').waitFor();
+    await screenshot(page, 'people-faces-extracting-desktop');
+    const extractedText = clipState.getByText(/^\d+ faces? extracted$/);
+    await extractedText.waitFor({ timeout: 180_000 });
+    const extracted = Number.parseInt((await extractedText.textContent()) ?? '', 10);
+    expect(extracted).toBeGreaterThan(0);
+    await expect.poll(() => faces.getByRole('listitem').count(), { timeout: 15_000 }).toBe(1 + extracted);
+    const firstExtracted = faces.getByRole('listitem').filter({ hasText: 'Grandma Rose - face (1)' });
+    await firstExtracted.getByText('Video', { exact: true }).waitFor();
+    await firstExtracted.getByText(EXPRESSION_LABEL).waitFor();
     await screenshot(page, 'people-faces-desktop');
 
     // --- A single voice recording: too short, then 6 s and saved -----------------------------------------
@@ -231,8 +268,13 @@ async function journey(context: BrowserContext, page: Page) {
     await dialog.getByRole('button', { name: 'Save Recording' }).click();
     await expectToast(page, 'Voice recording added successfully');
     const saved = page.getByRole('list', { name: 'Saved recordings' });
-    await saved.getByRole('listitem').filter({ hasText: "Grandma Rose's Voice" }).getByText('Default', { exact: true }).waitFor();
+    const firstVoice = saved.getByRole('listitem').filter({ hasText: "Grandma Rose's Voice" });
+    await firstVoice.getByText('Default', { exact: true }).waitFor();
     await page.getByRole('button', { name: "Play Grandma Rose's Voice" }).waitFor();
+    // The server analyses it within seconds; the list shows pitch, loudness and speech share when it has.
+    await firstVoice.getByText(PITCH).waitFor({ timeout: 60_000 });
+    await firstVoice.getByText(/^−\d+ LUFS$/).waitFor();
+    await firstVoice.getByText(/^Speech \d+%$/).waitFor();
     await screenshot(page, 'people-voices-desktop');
 
     await page.setViewportSize(MOBILE);
@@ -271,6 +313,14 @@ async function journey(context: BrowserContext, page: Page) {
     await expect.poll(() => complete.isEnabled()).toBe(true);
     await screenshot(page, 'voice-wizard-complete-desktop');
     await complete.click();
+    // The results: each step's analysis, then 'Voice processing complete!', before going back to People.
+    const results = wizard.getByRole('list', { name: 'Recording results' });
+    await results.waitFor();
+    await wizard.getByRole('heading', { name: 'Voice processing complete!' }).waitFor({ timeout: 90_000 });
+    await expectToast(page, 'Voice processing complete!');
+    await expect.poll(() => results.getByText(PITCH).count()).toBe(stepTitles.length);
+    await screenshot(page, 'voice-wizard-results-desktop');
+    await wizard.getByRole('button', { name: 'Finish', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/people');
 
     // Six recordings now, each with its type; make a wizard one the default, delete another.
@@ -290,6 +340,12 @@ async function journey(context: BrowserContext, page: Page) {
     await page.getByRole('heading', { name: 'Face Training for Grandma Rose' }).waitFor();
     await page.getByText('Total Face Images').waitFor();
     await page.getByRole('heading', { name: 'Face Collection' }).waitFor();
+    // The counters come from the labels the images carry: per expression, they add up to the total.
+    const total = Number(await page.locator('dt', { hasText: 'Total Face Images' }).locator('xpath=following-sibling::dd').textContent());
+    expect(total).toBe(1 + extracted);
+    const perExpression = await page.getByRole('list', { name: 'Face images per expression' }).getByRole('listitem').allTextContents();
+    expect(perExpression.reduce((sum, row) => sum + Number(/(\d+)$/.exec(row)?.[1]), 0)).toBe(total);
+    await page.getByRole('list', { name: 'Face videos' }).getByText(`${extracted} face${extracted === 1 ? '' : 's'} extracted`).waitFor();
     await screenshot(page, 'face-training-page-desktop');
     await page.getByRole('button', { name: 'Start Face Training' }).click();
     const guide = page.getByRole('dialog', { name: 'Face Training for Grandma Rose' });

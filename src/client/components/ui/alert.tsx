@@ -9,6 +9,8 @@ const alertVariants = cva(
       variant: {
         default: 'bg-card text-card-foreground [&>svg]:text-primary',
         destructive: 'border-destructive/40 bg-destructive/5 text-destructive [&>svg]:text-destructive',
+        /** Something the user should act on that is not an error (the tips' sunshine colours). */
+        warning: 'border-[#f1d58a] bg-sunshine/15 text-foreground [&>svg]:text-[#a86a00]',
       },
     },
     defaultVariants: { variant: 'default' },

@@ -1,7 +1,9 @@
-// Analytics tab: real figures from GET /api/admin/analytics (decisions page).
+// Analytics tab: real figures from GET /api/admin/analytics (decisions page), and the background job queues.
+import type { AdminAnalytics } from '@shared/api-types';
 import { formatPrice } from '@shared/prices';
 import { Card, CardContent, CardHeader, CardTitle } from '@client/components/ui/card';
 import { Skeleton } from '@client/components/ui/skeleton';
+import { cn } from '@client/lib/utils';
 import { useAdminAnalytics } from '../api/use-admin-analytics';
 
 function Figure({ label, value }: { label: string; value: string | number }) {
@@ -12,6 +14,69 @@ function Figure({ label, value }: { label: string; value: string | number }) {
         {value}
       </div>
     </div>
+  );
+}
+
+/** 'face-extraction' → 'Face extraction'. */
+function queueLabel(name: string): string {
+  const words = name.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function formatFailedAt(iso: string): string {
+  return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+}
+
+function QueueFigure({ label, value, alarming = false }: { label: string; value: number; alarming?: boolean }) {
+  return (
+    <div className="flex flex-col-reverse justify-end gap-0.5">
+      <dt>{label}</dt>
+      <dd className={cn('text-lg font-bold text-foreground tabular-nums', alarming && value > 0 && 'text-destructive')}>{value}</dd>
+    </div>
+  );
+}
+
+/** Queue depth now and outcomes over 24 hours, then the latest failures with their messages. */
+function BackgroundJobsCard({ jobs }: { jobs: AdminAnalytics['jobs'] }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Background jobs</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-5">
+        <ul className="grid gap-3 sm:grid-cols-2" aria-label="Job queues">
+          {jobs.queues.map((queue) => (
+            <li key={queue.name} className="grid gap-2 rounded-xl border p-3" role="group" aria-label={queueLabel(queue.name)}>
+              <span className="font-semibold">{queueLabel(queue.name)}</span>
+              <dl className="grid grid-cols-4 gap-2 text-xs text-muted-foreground">
+                <QueueFigure label="Waiting" value={queue.waiting} />
+                <QueueFigure label="Running" value={queue.active} />
+                <QueueFigure label={'Completed (24\u00a0h)'} value={queue.completed24h} />
+                <QueueFigure label={'Failed (24\u00a0h)'} value={queue.failed24h} alarming />
+              </dl>
+            </li>
+          ))}
+        </ul>
+        <section aria-labelledby="recent-job-failures" className="grid gap-2">
+          <h3 id="recent-job-failures" className="text-sm font-semibold">Recent failures</h3>
+          {jobs.recentFailures.length === 0 ? (
+            <p className="text-sm text-muted-foreground">No failures in the last 24 hours</p>
+          ) : (
+            <ul className="grid gap-2 text-sm">
+              {jobs.recentFailures.map((failure, index) => (
+                <li key={`${failure.failedAt}-${index}`} className="grid gap-0.5 rounded-xl border border-destructive/30 bg-destructive/5 px-3 py-2">
+                  <span className="flex flex-wrap justify-between gap-x-3 text-xs text-muted-foreground">
+                    <span className="font-semibold text-foreground">{queueLabel(failure.queue)}</span>
+                    <time dateTime={failure.failedAt || undefined}>{formatFailedAt(failure.failedAt)}</time>
+                  </span>
+                  <span className="break-words text-destructive">{failure.message}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </CardContent>
+    </Card>
   );
 }
 
@@ -99,6 +164,7 @@ export function AnalyticsTab() {
           </CardContent>
         </Card>
       </div>
+      <BackgroundJobsCard jobs={data.jobs} />
     </div>
   );
 }

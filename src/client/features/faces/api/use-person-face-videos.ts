@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FaceVideo } from '@shared/api-types';
 
-/** While the server extracts faces, look again this often. */
-const PROCESSING_POLL_MS = 5000;
+/** While the server extracts faces, look again this often (spec 01 §4: the images refresh after 5 s). */
+export const FACE_EXTRACTION_POLL_MS = 5000;
 
 export function personFaceVideosQueryKey(personId: number) {
   return ['/api/people', personId, 'faceVideos'] as const;
@@ -17,6 +17,6 @@ export function usePersonFaceVideos(personId: number | undefined) {
   return useQuery<FaceVideo[]>({
     queryKey: personFaceVideosQueryKey(personId ?? 0),
     enabled: personId !== undefined,
-    refetchInterval: (query) => (query.state.data?.some(isProcessing) ? PROCESSING_POLL_MS : false),
+    refetchInterval: (query) => (query.state.data?.some(isProcessing) ? FACE_EXTRACTION_POLL_MS : false),
   });
 }

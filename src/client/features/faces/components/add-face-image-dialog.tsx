@@ -1,7 +1,10 @@
-import { Save } from 'lucide-react';
+// Add Face Image: a photo from the camera or a file. The server checks that it shows a face; when it does
+// not, its message shows here and in a toast, and the dialog stays open for another photo.
+import { CircleAlert, Save } from 'lucide-react';
 import { useState } from 'react';
 import type { Person } from '@shared/api-types';
 import { mediaNameSchema } from '@shared/media-rules';
+import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Button } from '@client/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@client/components/ui/dialog';
 import { TextField } from '@client/components/ui/form-field';
@@ -56,7 +59,20 @@ function AddFaceImageForm({ person, hasDefault, count, onDone }: { person: Perso
         );
       }}
     >
-      <FaceCapture value={imageData} onChange={setImageData} />
+      <FaceCapture
+        value={imageData}
+        onChange={(next) => {
+          setImageData(next);
+          create.reset();
+        }}
+      />
+      {create.isError && (
+        <Alert variant="destructive">
+          <CircleAlert aria-hidden="true" />
+          <AlertTitle>This photo was not saved</AlertTitle>
+          <AlertDescription>{create.error.message}</AlertDescription>
+        </Alert>
+      )}
       <TextField label="Image Name" value={name} error={nameError} onChange={(event) => setName(event.target.value)} />
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onDone}>

@@ -1,4 +1,5 @@
-// Add Face Video: upload a 10–30 s clip; the server extracts face images from it in the background.
+// Add Face Video: upload a 10–30 s clip; the server extracts face images from it in the background, and
+// the face images panel follows the video until its faces are in (features/faces/lib/use-face-collection.ts).
 import { useQueryClient } from '@tanstack/react-query';
 import { Upload } from 'lucide-react';
 import { useState } from 'react';
@@ -10,13 +11,8 @@ import { notifyError, notifySuccess } from '@client/lib/notify';
 import { toast } from '@client/components/ui/use-toast';
 import { VideoUploadField, uploadFailureDescription } from '@client/features/videos/components/video-upload';
 import { createFaceVideo } from '../api/create-face-video';
-import { personFaceImagesQueryKey } from '../api/use-person-face-images';
-import { userFaceImagesQueryKey } from '../api/use-user-face-images';
 import { personFaceVideosQueryKey } from '../api/use-person-face-videos';
 import { uploadVideo } from '../api/upload-video';
-
-/** Faces are extracted in the background; look again after this long (spec 01 §4). */
-const REFRESH_AFTER_UPLOAD_MS = 5000;
 
 interface AddFaceVideoDialogProps {
   person: Person;
@@ -42,11 +38,8 @@ export function AddFaceVideoDialog({ person, open, onOpenChange }: AddFaceVideoD
         expressionType: 'neutral',
       });
       notifySuccess(MEDIA_MESSAGES.uploadSucceeded);
+      // The new video is 'pending': the list polls it (and the face images) until its faces are extracted.
       void queryClient.invalidateQueries({ queryKey: personFaceVideosQueryKey(person.id) });
-      setTimeout(() => {
-        void queryClient.invalidateQueries({ queryKey: personFaceImagesQueryKey(person.id) });
-        void queryClient.invalidateQueries({ queryKey: userFaceImagesQueryKey(person.userId) });
-      }, REFRESH_AFTER_UPLOAD_MS);
       setFile(null);
       onOpenChange(false);
     } catch (error) {

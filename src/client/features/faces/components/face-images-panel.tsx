@@ -1,7 +1,7 @@
-// A person's face images: add by camera or upload, add a face video, set the default, delete.
+// A person's face images: add by camera or upload, add a face video (its faces are extracted in the
+// background and appear here as they are stored), set the default, delete.
 import { Camera, Film, ScanFace, Star, Trash2 } from 'lucide-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import type { Person } from '@shared/api-types';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
@@ -9,24 +9,23 @@ import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { useDeleteFaceImage } from '../api/use-delete-face-image';
-import { personFaceImagesQueryKey, usePersonFaceImages } from '../api/use-person-face-images';
-import { isProcessing, usePersonFaceVideos } from '../api/use-person-face-videos';
-import { userFaceImagesQueryKey } from '../api/use-user-face-images';
 import { useSetDefaultFaceImage } from '../api/use-set-default-face-image';
+import { expressionTitle } from '../lib/face-expressions';
+import { useFaceCollection } from '../lib/use-face-collection';
 import { AddFaceImageDialog } from './add-face-image-dialog';
 import { AddFaceVideoDialog } from './add-face-video-dialog';
+import { FaceVideoStatusList } from './face-video-status-list';
+
+/** Face videos listed before "Show all". */
+const VIDEOS_SHOWN = 3;
 
 export function FaceImagesPanel({ person }: { person: Person }) {
-  const faceImages = usePersonFaceImages(person.id);
-  const faceVideos = usePersonFaceVideos(person.id);
+  const { faceImages, faceVideos, processing } = useFaceCollection(person.id, person.userId);
   const setDefault = useSetDefaultFaceImage();
   const remove = useDeleteFaceImage();
   const [dialog, setDialog] = useState<'image' | 'video' | null>(null);
   const images = faceImages.data ?? [];
-  const processing = (faceVideos.data ?? []).filter(isProcessing);
-  // Only the latest failures matter to the parent; older ones would clutter the panel.
-  const failed = (faceVideos.data ?? []).filter((video) => video.processingStatus === 'failed').slice(-2);
-  useRefreshWhenProcessed(person, processing.length);
+  const videos = faceVideos.data ?? [];
 
   return (
     <div className="grid gap-5">
@@ -47,17 +46,20 @@ export function FaceImagesPanel({ person }: { person: Person }) {
         </div>
       </div>
 
-      {processing.length > 0 && (
-        <p className="rounded-xl bg-sky/10 px-4 py-3 text-sm" role="status">
-          {processing.length === 1 ? '1 face video is' : `${processing.length} face videos are`} being processed. New face
-          images will appear here automatically.
-        </p>
+      {videos.length > 0 && (
+        <section aria-labelledby={`face-videos-${person.id}`} className="grid gap-2">
+          <h4 id={`face-videos-${person.id}`} className="text-sm font-semibold tracking-wide text-muted-foreground uppercase">
+            Face Videos
+          </h4>
+          {processing.length > 0 && (
+            <p className="rounded-xl bg-sky/10 px-4 py-3 text-sm" role="status">
+              {processing.length === 1 ? '1 face video is' : `${processing.length} face videos are`} being processed. New
+              face images will appear here automatically.
+            </p>
+          )}
+          <FaceVideoStatusList videos={videos} limit={VIDEOS_SHOWN} />
+        </section>
       )}
-      {failed.map((video) => (
-        <p key={video.id} className="rounded-xl bg-destructive/5 px-4 py-3 text-sm text-destructive" role="status">
-          {video.name} could not be processed{video.errorMessage ? `: ${video.errorMessage}` : '.'}
-        </p>
-      ))}
 
       {faceImages.isLoading ? (
         <div className="grid grid-cols-2 gap-3 sm:grid-cols-3" aria-busy="true">
@@ -85,11 +87,16 @@ export function FaceImagesPanel({ person }: { person: Person }) {
               <div className="relative aspect-square bg-muted">
                 <img src={image.imageUrl} alt={image.name} loading="lazy" className="size-full object-cover" />
                 {image.isDefault && <Badge className="absolute top-2 left-2">Default</Badge>}
+                {image.sourceVideoId !== null && (
+                  <Badge variant="secondary" className="absolute top-2 right-2" title="Extracted from a face video">
+                    <Film aria-hidden="true" /> Video
+                  </Badge>
+                )}
               </div>
               <div className="flex items-center gap-1 p-2">
                 <div className="min-w-0 flex-1">
                   <p className="truncate text-sm font-medium">{image.name}</p>
-                  <p className="text-xs text-muted-foreground capitalize">{image.expressionType || 'unknown'}</p>
+                  <p className="text-xs text-muted-foreground">{expressionTitle(image.expressionType)}</p>
                 </div>
                 {!image.isDefault && (
                   <Button
@@ -131,17 +138,4 @@ export function FaceImagesPanel({ person }: { person: Person }) {
       <AddFaceVideoDialog person={person} open={dialog === 'video'} onOpenChange={(open) => setDialog(open ? 'video' : null)} />
     </div>
   );
-}
-
-/** When a face video finishes processing, its extracted faces are new face images: load them. */
-function useRefreshWhenProcessed(person: Person, processingCount: number) {
-  const queryClient = useQueryClient();
-  const previous = useRef(processingCount);
-  useEffect(() => {
-    if (processingCount < previous.current) {
-      void queryClient.invalidateQueries({ queryKey: personFaceImagesQueryKey(person.id) });
-      void queryClient.invalidateQueries({ queryKey: userFaceImagesQueryKey(person.userId) });
-    }
-    previous.current = processingCount;
-  }, [processingCount, person, queryClient]);
 }

@@ -17,10 +17,11 @@ import { peopleQueryKey } from '@client/features/people/api/use-people';
 import { createFaceVideo } from '../api/create-face-video';
 import { personFaceImagesQueryKey } from '../api/use-person-face-images';
 import { userFaceImagesQueryKey } from '../api/use-user-face-images';
-import { personFaceVideosQueryKey } from '../api/use-person-face-videos';
+import { personFaceVideosQueryKey, usePersonFaceVideos } from '../api/use-person-face-videos';
 import { uploadVideo } from '../api/upload-video';
 import { EXPRESSION_GUIDE } from '../lib/face-expressions';
 import { useCamera } from '../lib/use-camera';
+import { FaceVideoStatusList } from './face-video-status-list';
 
 export type FaceTrainingPhase = 'intro' | 'camera-setup' | 'recording' | 'processing' | 'completed';
 
@@ -71,6 +72,8 @@ function FaceTrainingSession({
   const [elapsedMs, setElapsedMs] = useState(0);
   const [clip, setClip] = useState<Clip | null>(null);
   const [uploadProgress, setUploadProgress] = useState<number | null>(null);
+  /** The face videos this session uploaded, followed on the completed screen while their faces are extracted. */
+  const [uploadedIds, setUploadedIds] = useState<number[]>([]);
   const recorderRef = useRef<MediaRecorder | null>(null);
   const tickRef = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
   const camera = useCamera({ onError: () => notifyError(MEDIA_MESSAGES.faceTrainingCamera) });
@@ -168,13 +171,14 @@ function FaceTrainingSession({
         return notifyError(MEDIA_MESSAGES.faceTrainingUploadFailed);
       }
       try {
-        await createFaceVideo({
+        const video = await createFaceVideo({
           userId: person.userId,
           personId: person.id,
           name: `${person.name} - ${guide.title}`,
           videoUrl,
           expressionType: expression,
         });
+        setUploadedIds((ids) => [...ids, video.id]);
       } catch {
         return notifyError(MEDIA_MESSAGES.faceTrainingProcessFailed);
       }
@@ -228,6 +232,7 @@ function FaceTrainingSession({
           All five expressions are uploaded. We&apos;re extracting {person.name}&apos;s best face images from them now;
           they will appear in the face collection shortly.
         </p>
+        <SessionClips personId={person.id} ids={uploadedIds} />
         <Button size="lg" onClick={onComplete}>
           <Check aria-hidden="true" /> Finish
         </Button>
@@ -330,6 +335,14 @@ function FaceTrainingSession({
       </aside>
     </div>
   );
+}
+
+/** Where face extraction stands for the clips of this session (the list polls while one is processing). */
+function SessionClips({ personId, ids }: { personId: number; ids: number[] }) {
+  const faceVideos = usePersonFaceVideos(personId);
+  const videos = (faceVideos.data ?? []).filter((video) => ids.includes(video.id));
+  if (videos.length === 0) return null;
+  return <FaceVideoStatusList videos={videos} className="w-full max-w-md text-left" />;
 }
 
 function ExpressionList({ current, detailed = false }: { current: number; detailed?: boolean }) {

@@ -1,17 +1,33 @@
 // Face training for one person (spec 01 §2): what training does, counters, the guide, and the collection.
+// The counters and labels are the expressions the classifier saw in each face image (photos and faces
+// extracted from clips), not what the guide asked for; the collection follows clips still being processed.
 import { ArrowLeft, Camera, Home, ScanFace, Sparkles } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { MEDIA_LIMITS, MEDIA_MESSAGES } from '@shared/media-rules';
+import type { FaceImage } from '@shared/api-types';
+import { FACE_EXPRESSIONS, MEDIA_LIMITS, MEDIA_MESSAGES } from '@shared/media-rules';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@client/components/ui/card';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { useDocumentTitle } from '@client/lib/use-document-title';
+import { cn } from '@client/lib/utils';
 import { usePerson } from '@client/features/people/api/use-person';
-import { usePersonFaceImages } from '../api/use-person-face-images';
 import { FaceTrainingGuide } from '../components/face-training-guide';
+import { FaceVideoStatusList } from '../components/face-video-status-list';
+import { expressionTitle } from '../lib/face-expressions';
+import { useFaceCollection } from '../lib/use-face-collection';
+
+/** Face images per expression type: the five trained ones first (also when none), then any other label. */
+function countByExpression(images: FaceImage[]): [string, number][] {
+  const counts = new Map<string, number>(FACE_EXPRESSIONS.map((type) => [type, 0]));
+  for (const image of images) {
+    const type = image.expressionType || 'unknown';
+    counts.set(type, (counts.get(type) ?? 0) + 1);
+  }
+  return [...counts];
+}
 
 const BENEFITS = [
   'Captures your face from multiple angles',
@@ -24,7 +40,7 @@ const BENEFITS = [
 export default function FaceTrainingPage({ personId }: { personId: number }) {
   const [, navigate] = useLocation();
   const person = usePerson(personId);
-  const faceImages = usePersonFaceImages(personId);
+  const { faceImages, faceVideos, processing } = useFaceCollection(personId, person.data?.userId);
   const [training, setTraining] = useState(false);
   useDocumentTitle(person.data ? `Face Training for ${person.data.name}` : 'Face Training');
 
@@ -60,7 +76,9 @@ export default function FaceTrainingPage({ personId }: { personId: number }) {
   }
 
   const images = faceImages.data ?? [];
-  const expressions = new Set(images.map((image) => image.expressionType ?? 'unknown'));
+  const perExpression = countByExpression(images);
+  const uniqueExpressions = perExpression.filter(([, count]) => count > 0).length;
+  const videos = faceVideos.data ?? [];
   const preview = images.slice(0, MEDIA_LIMITS.faceCollectionPreview);
 
   return (
@@ -102,9 +120,20 @@ export default function FaceTrainingPage({ personId }: { personId: number }) {
               </div>
               <div className="rounded-xl bg-secondary/70 p-4">
                 <dt className="text-sm text-muted-foreground">Unique Expressions</dt>
-                <dd className="text-3xl font-bold tabular-nums">{expressions.size}</dd>
+                <dd className="text-3xl font-bold tabular-nums">{uniqueExpressions}</dd>
               </div>
             </dl>
+            <ul className="grid gap-1.5" aria-label="Face images per expression">
+              {perExpression.map(([type, count]) => (
+                <li
+                  key={type}
+                  className={cn('flex items-center justify-between rounded-lg bg-muted/60 px-3 py-1.5 text-sm', count === 0 && 'text-muted-foreground')}
+                >
+                  <span>{expressionTitle(type)}</span>
+                  <span className="font-semibold tabular-nums">{count}</span>
+                </li>
+              ))}
+            </ul>
             <Button size="lg" onClick={() => setTraining(true)}>
               <Camera aria-hidden="true" /> Start Face Training
             </Button>
@@ -134,13 +163,28 @@ export default function FaceTrainingPage({ personId }: { personId: number }) {
                   <li key={image.id} className="group relative aspect-square overflow-hidden rounded-xl bg-muted" tabIndex={0}>
                     <img src={image.imageUrl} alt={image.name} className="size-full object-cover" />
                     {image.isDefault && <Badge className="absolute top-2 left-2">Default</Badge>}
-                    <div className="absolute inset-x-0 bottom-0 translate-y-full bg-linear-to-t from-black/80 to-transparent p-3 text-white transition-transform group-hover:translate-y-0 group-focus:translate-y-0">
-                      <p className="truncate text-sm font-semibold">{image.name}</p>
-                      <p className="text-xs capitalize opacity-90">{image.expressionType || 'unknown'}</p>
+                    <div className="absolute inset-x-0 bottom-0 bg-linear-to-t from-black/80 to-transparent p-3 pt-8 text-white">
+                      {/* The name on hover or focus (spec); the expression always, as touch screens cannot hover. */}
+                      <p className="hidden truncate text-sm font-semibold group-hover:block group-focus:block">{image.name}</p>
+                      <p className="text-xs font-medium opacity-90">{expressionTitle(image.expressionType)}</p>
                     </div>
                   </li>
                 ))}
               </ul>
+            )}
+            {videos.length > 0 && (
+              <section aria-labelledby="face-training-videos" className="mt-6 grid gap-2">
+                <h3 id="face-training-videos" className="text-sm font-semibold tracking-wide text-muted-foreground uppercase">
+                  Face Videos
+                </h3>
+                {processing.length > 0 && (
+                  <p className="text-sm text-muted-foreground" role="status">
+                    Extracting faces from {processing.length === 1 ? '1 clip' : `${processing.length} clips`}: new face images
+                    appear here as they are found.
+                  </p>
+                )}
+                <FaceVideoStatusList videos={videos} limit={FACE_EXPRESSIONS.length} />
+              </section>
             )}
           </CardContent>
         </Card>

@@ -3,6 +3,7 @@ import type { VoiceRecording } from '@shared/api-types';
 import { apiRequest } from '@client/lib/api';
 import { notifyError } from '@client/lib/notify';
 import { personVoiceRecordingsQueryKey, userVoiceRecordingsQueryKey } from './use-person-voice-recordings';
+import { voiceRecordingQueryKey } from './use-voice-recording';
 
 export interface NewVoiceRecording {
   userId: number;
@@ -26,7 +27,9 @@ export function useCreateVoiceRecording() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createVoiceRecording,
-    onSuccess: async (_recording, { userId, personId }) => {
+    onSuccess: async (recording, { userId, personId }) => {
+      // Whoever follows its analysis (useVoiceRecording) starts from the saved row.
+      queryClient.setQueryData(voiceRecordingQueryKey(recording.id), recording);
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: personVoiceRecordingsQueryKey(personId) }),
         queryClient.invalidateQueries({ queryKey: userVoiceRecordingsQueryKey(userId) }),

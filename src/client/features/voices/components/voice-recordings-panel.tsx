@@ -1,4 +1,5 @@
-// A person's voice recordings (spec 01 §2): training, saved recordings with play/default/delete, and tips.
+// A person's voice recordings (spec 01 §2): training, saved recordings with play/default/delete and what
+// their analysis found (the list polls while one is being analysed), and tips.
 import { Lightbulb, Mic, Plus, Star, Trash2, Wand2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
@@ -14,6 +15,7 @@ import { usePersonVoiceRecordings } from '../api/use-person-voice-recordings';
 import { useSetDefaultVoiceRecording } from '../api/use-set-default-voice-recording';
 import { AddVoiceRecordingDialog } from './add-voice-recording-dialog';
 import { AudioPlayButton } from './audio-play-button';
+import { VoiceAnalysisDetails } from './voice-analysis-details';
 
 export function VoiceRecordingsPanel({ person }: { person: Person }) {
   const recordings = usePersonVoiceRecordings(person.id);
@@ -63,41 +65,44 @@ export function VoiceRecordingsPanel({ person }: { person: Person }) {
         ) : (
           <ul className="grid gap-2" aria-label="Saved recordings">
             {list.map((recording) => (
-              <li key={recording.id} className="flex items-center gap-3 rounded-xl border bg-card p-3">
-                <AudioPlayButton src={recording.audioUrl} name={recording.name} />
-                <div className="min-w-0 flex-1">
-                  <p className="truncate font-medium">{recording.name}</p>
-                  <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
-                    <span className="tabular-nums">{formatDuration(recording.duration)}</span>
-                    {recording.type && (
-                      <Badge variant="outline" className="capitalize">
-                        {recording.type}
-                      </Badge>
-                    )}
-                    {recording.isDefault && <Badge>Default</Badge>}
+              <li key={recording.id} className="grid gap-2 rounded-xl border bg-card p-3">
+                <div className="flex items-center gap-3">
+                  <AudioPlayButton src={recording.audioUrl} name={recording.name} />
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate font-medium">{recording.name}</p>
+                    <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
+                      <span className="tabular-nums">{formatDuration(recording.duration)}</span>
+                      {recording.type && (
+                        <Badge variant="outline" className="capitalize">
+                          {recording.type}
+                        </Badge>
+                      )}
+                      {recording.isDefault && <Badge>Default</Badge>}
+                    </div>
                   </div>
-                </div>
-                {!recording.isDefault && (
+                  {!recording.isDefault && (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Set ${recording.name} as default`}
+                      disabled={setDefault.isPending}
+                      onClick={() => setDefault.mutate(recording)}
+                    >
+                      <Star aria-hidden="true" /> <span className="hidden sm:inline">Set default</span>
+                    </Button>
+                  )}
                   <Button
                     variant="ghost"
-                    size="sm"
-                    aria-label={`Set ${recording.name} as default`}
-                    disabled={setDefault.isPending}
-                    onClick={() => setDefault.mutate(recording)}
+                    size="icon"
+                    className="text-destructive hover:text-destructive"
+                    aria-label={`Delete ${recording.name}`}
+                    disabled={remove.isPending}
+                    onClick={() => remove.mutate(recording)}
                   >
-                    <Star aria-hidden="true" /> <span className="hidden sm:inline">Set default</span>
+                    <Trash2 aria-hidden="true" />
                   </Button>
-                )}
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  className="text-destructive hover:text-destructive"
-                  aria-label={`Delete ${recording.name}`}
-                  disabled={remove.isPending}
-                  onClick={() => remove.mutate(recording)}
-                >
-                  <Trash2 aria-hidden="true" />
-                </Button>
+                </div>
+                <VoiceAnalysisDetails recording={recording} className="sm:pl-13" />
               </li>
             ))}
           </ul>
