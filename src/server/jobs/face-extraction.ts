@@ -6,6 +6,7 @@ import { writeFile, rm } from 'node:fs/promises';
 import { and, eq, inArray } from 'drizzle-orm';
 import { FACE_ANALYSIS_MESSAGES } from '../../shared/face-analysis';
 import { faceImages, faceVideos } from '../db/schema';
+import { HttpError } from '../http/errors';
 import { clearDefault, withPersonLocked } from '../features/people/defaults';
 import type { ExtractedFace } from '../pipeline/face-extraction';
 import type { StoredFile } from '../storage/storage';
@@ -70,6 +71,8 @@ async function storeFaces(deps: JobDeps, video: FaceVideoRow, faces: ExtractedFa
         throw error;
       }));
     }
+    // The person may be gone meanwhile (deleted with their clips): then keep nothing, quietly.
+    const personGone = (error: unknown) => error instanceof HttpError && error.statusCode === 404;
     const replaced = await withPersonLocked(db, video.personId, async (tx) => {
       const [still] = await tx.select({ id: faceVideos.id }).from(faceVideos).where(eq(faceVideos.id, video.id)).for('update');
       if (!still) return undefined;
@@ -101,9 +104,12 @@ async function storeFaces(deps: JobDeps, video: FaceVideoRow, faces: ExtractedFa
         .set({ processingStatus: 'completed', isProcessed: true, extractedFacesCount: faces.length, errorMessage: null })
         .where(eq(faceVideos.id, video.id));
       return old;
+    }).catch((error: unknown) => {
+      if (personGone(error)) return undefined;
+      throw error;
     });
     if (!replaced) {
-      // The video was deleted while we worked: keep nothing.
+      // The video (or its person) was deleted while we worked: keep nothing.
       await Promise.all(stored.map((file) => storage.removeUrl(file.url)));
       return;
     }

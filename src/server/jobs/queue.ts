@@ -39,7 +39,7 @@ export interface QueueStats {
   name: QueueName;
   waiting: number;
   active: number;
-  /** Jobs that ran out of retries in the last 24 hours. */
+  /** Jobs that ran out of retries in the last 24 hours (recentFailures: the latest 10 of them). */
   failed24h: number;
   completed24h: number;
 }
@@ -167,7 +167,7 @@ export async function createJobQueue(database: Database, options: QueueOptions =
            select name, completed_on, output from pgboss.job where state = 'failed'
            union all
            select name, completed_on, output from pgboss.archive where state = 'failed'
-         ) failed order by completed_on desc nulls last limit 10`,
+         ) failed where completed_on > now() - interval '24 hours' order by completed_on desc limit 10`,
         [],
       );
       const recentFailures = (failures.rows as { name: string; completed_on: Date | string | null; output: unknown }[]).map((row) => ({
