@@ -21,7 +21,11 @@ export interface Config {
   clientDir: string;
   /** Run job workers in this process (npm start). Off for web processes when `npm run worker` runs elsewhere. */
   jobWorkers: boolean;
-  /** Jobs one process runs at once (over all queues); their heavy work shares the pipeline's threads. */
+  /**
+   * Jobs one process runs at once (over all queues). Default: one fewer than the cores (at least 1), so a
+   * pipeline thread and a core stay free for what a parent waits for in a request (a face photo is
+   * analysed before it is saved) and for the thread that answers HTTP.
+   */
   jobConcurrency: number;
 }
 
@@ -70,6 +74,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, appRoot = proce
     logLevel: env.LOG_LEVEL ?? 'info',
     clientDir: path.resolve(appRoot, env.CLIENT_DIR ?? 'dist/client'),
     jobWorkers: parseBoolean(env.JOB_WORKERS, true),
-    jobConcurrency: positiveInteger('JOB_CONCURRENCY', env.JOB_CONCURRENCY, availableParallelism()),
+    jobConcurrency: positiveInteger('JOB_CONCURRENCY', env.JOB_CONCURRENCY, Math.max(1, availableParallelism() - 1)),
   };
 }

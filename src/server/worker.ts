@@ -1,5 +1,6 @@
 // `npm run worker`: job workers alone, against the PostgreSQL server of DATABASE_URL (server mode). Run as
 // many as you like, on as many machines as share the database and the media storage.
+import { availableParallelism } from 'node:os';
 import pino from 'pino';
 import { loadConfig } from './config';
 import { openDatabase } from './db/open';
@@ -22,14 +23,16 @@ async function main() {
   const storage = createStorage(config.dataDir);
   const pipeline = createPipelinePool();
   const queue = await createJobQueue(database, { log });
-  const workers = await startJobWorkers({ db: database.db, storage, queue, pipeline, log }, { concurrency: config.jobConcurrency });
+  // A worker process answers no HTTP: unless told otherwise it uses every core (npm start keeps one free).
+  const concurrency = process.env.JOB_CONCURRENCY ? config.jobConcurrency : availableParallelism();
+  const workers = await startJobWorkers({ db: database.db, storage, queue, pipeline, log }, { concurrency });
   onShutdown(log, async () => {
     await workers.stop();
     await queue.close();
     await pipeline.close();
     await database.close();
   });
-  log.info(`FamilyStar worker ${process.pid} is running ${config.jobConcurrency} job(s) at a time`);
+  log.info(`FamilyStar worker ${process.pid} is running ${concurrency} job(s) at a time`);
 }
 
 main().catch((error) => {
