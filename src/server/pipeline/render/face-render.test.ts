@@ -1,0 +1,125 @@
+// The face stage on a short generated template: the astronaut portrait (the "actor"), zoomed and moved
+// with ffmpeg, and a person from a different real photo (the largest face of @vladmandic/face-api's
+// sample5.jpg; tests only). Checked with the engine's own identity embedding on sampled output frames:
+// closer to the person, further from the actor, than the template's frames; and the same frames.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
+import { PORTRAIT } from '../../testing/media-fixtures';
+import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine } from '../face-engine';
+import { renderFace, type RenderReport } from './face-render';
+import { probeTemplate } from './video-pipes';
+
+const SAMPLES = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
+const PERSON_PHOTO = path.join(SAMPLES, 'sample5.jpg');
+const WIDTH = 640;
+const HEIGHT = 360;
+const FPS = 10;
+const FRAMES = 25;
+const EVERY = 4;
+
+const largest = (faces: AnalysedFace[]) => [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
+
+async function picture(file: string): Promise<Frame> {
+  const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** Every `EVERY`-th frame of a video as RGB. */
+async function sampledFrames(file: string): Promise<Frame[]> {
+  const { stdout } = await runProcess(
+    ffmpegBinary(),
+    ['-v', 'error', '-i', file, '-vf', `select='not(mod(n\\,${EVERY}))'`, '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 30_000 },
+  );
+  const size = WIDTH * HEIGHT * 3;
+  return Array.from({ length: Math.floor(stdout.length / size) }, (_, i) => ({ data: stdout.subarray(i * size, (i + 1) * size), width: WIDTH, height: HEIGHT }));
+}
+
+describe('renderFace', () => {
+  let engine: FaceEngine;
+  let scratch: string;
+  let template: string;
+  let output: string;
+  let report: RenderReport;
+  const progress: number[] = [];
+
+  beforeAll(async () => {
+    engine = await createHumanFaceEngine({ maxFaces: 3 });
+    scratch = await mkdtemp(path.join(tmpdir(), 'familystar-render-'));
+    template = path.join(scratch, 'template.mp4');
+    output = path.join(scratch, 'output.mp4');
+    // The portrait cut to 16:9 (her face near (560, 300) of 1280×720), zooming and swaying: 2.5 s at 10 fps.
+    const motion = `zoompan=z='1.1+0.15*sin(on/12)':x='560-iw/zoom/2+30*sin(on/7)':y='300-ih/zoom/2':d=1:s=${WIDTH}x${HEIGHT}:fps=${FPS}`;
+    await runProcess(
+      ffmpegBinary(),
+      ['-v', 'error', '-y', '-loop', '1', '-i', PORTRAIT, '-vf', `scale=1280:1280,crop=1280:720:0:0,${motion}`, '-frames:v', String(FRAMES),
+        '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', template],
+      { timeout: 30_000 },
+    );
+    report = await renderFace({ template, personFace: PERSON_PHOTO, output, engine, onProgress: (fraction) => progress.push(fraction) });
+  });
+  afterAll(async () => {
+    await engine?.close();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('keeps the template’s frames, frame rate and duration, and reports what it did', async () => {
+    const [before, after] = await Promise.all([probeTemplate(template), probeTemplate(output)]);
+    expect(after.width).toBe(WIDTH);
+    expect(after.height).toBe(HEIGHT);
+    expect(after.fps).toBeCloseTo(FPS, 3);
+    expect(Math.abs(after.frames - before.frames)).toBeLessThanOrEqual(1);
+    expect(Math.abs(after.duration - before.duration)).toBeLessThanOrEqual(1 / FPS + 1e-3);
+    expect(report.frames).toBe(FRAMES);
+    expect(report.framesWithFace).toBe(FRAMES);
+    expect(report.framesReplaced).toBe(FRAMES);
+    // Full detection once (and on a loss), the mesh tracked on a crop in between.
+    expect(report.tracking.cropTracks).toBeGreaterThan(FRAMES / 2);
+    expect(report.notes.join(' ')).toMatch(/largest was used/); // sample5 shows several people
+    expect(progress.at(-1)).toBe(1);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('puts the person’s identity on the actor’s face (faceres embeddings of sampled frames)', async () => {
+    const person = largest(await engine.analyse(await picture(PERSON_PHOTO), { maxFaces: 10 }))!;
+    const actor = largest(await engine.analyse(await picture(PORTRAIT)))!;
+    const measure = async (file: string) => {
+      const rows: { toPerson: number; toActor: number }[] = [];
+      for (const frame of await sampledFrames(file)) {
+        const face = largest(await engine.analyse(frame, { maxFaces: 1 }));
+        if (face) rows.push({ toPerson: cosineSimilarity(face.embedding, person.embedding), toActor: cosineSimilarity(face.embedding, actor.embedding) });
+      }
+      const mean = (key: 'toPerson' | 'toActor') => rows.reduce((sum, row) => sum + row[key], 0) / rows.length;
+      return { rows, toPerson: mean('toPerson'), toActor: mean('toActor'), closerToPerson: rows.filter((row) => row.toPerson > row.toActor).length };
+    };
+    const before = await measure(template);
+    const after = await measure(output);
+    expect(before.rows.length).toBeGreaterThanOrEqual(6);
+    expect(after.rows.length).toBeGreaterThanOrEqual(6);
+    expect(before.closerToPerson).toBe(0);
+    expect(after.toPerson).toBeGreaterThan(before.toPerson + 0.2);
+    expect(after.toActor).toBeLessThan(before.toActor - 0.2);
+    expect(after.closerToPerson / after.rows.length).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('removes its output and says why when the person’s photo has no face', async () => {
+    const blank = path.join(scratch, 'blank.png');
+    await sharp({ create: { width: 320, height: 240, channels: 3, background: '#888' } }).png().toFile(blank);
+    const failed = path.join(scratch, 'failed.mp4');
+    await expect(renderFace({ template, personFace: blank, output: failed, engine })).rejects.toThrow(/no face was found in the person/);
+    await expect(probeTemplate(failed)).rejects.toThrow();
+  });
+
+  it('stops when aborted and leaves no output', async () => {
+    const controller = new AbortController();
+    const aborted = path.join(scratch, 'aborted.mp4');
+    const run = renderFace({ template, personFace: PERSON_PHOTO, output: aborted, engine, signal: controller.signal, onProgress: (f) => f > 0.2 && controller.abort() });
+    await expect(run).rejects.toThrow();
+    await expect(probeTemplate(aborted)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,67 @@
+// Mesh points the renderer uses (MediaPipe's 468-point topology) and the 2-D similarity transform
+// (scale, rotation, shift) that best maps one set of points onto another (least squares, Umeyama).
+export type Point = [number, number];
+
+/**
+ * Points that move with the head but hardly with expressions: eye corners, the nose, the mouth
+ * corners and the top of the upper lip. Not the chin or the lower lip (they move when the mouth opens).
+ */
+export const ALIGNMENT_POINTS = [33, 133, 362, 263, 168, 6, 1, 4, 61, 291, 0, 17] as const;
+/** The face outline from the top of the forehead round the jaw and back (FACEMESH_FACE_OVAL, in order). */
+export const FACE_OVAL = [
+  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234,
+  127, 162, 21, 54, 103, 67, 109,
+] as const;
+export const LEFT_EYE_CORNERS = [33, 133] as const;
+export const RIGHT_EYE_CORNERS = [362, 263] as const;
+/** Inner lip contour, upper (left corner → right corner) and lower. */
+export const UPPER_INNER_LIP = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308] as const;
+export const LOWER_INNER_LIP = [78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308] as const;
+export const MOUTH_CORNERS = [61, 291] as const;
+export const UPPER_LIP_CENTRE = 13;
+export const LOWER_LIP_CENTRE = 14;
+export const CHIN = 152;
+export const FOREHEAD = 10;
+
+/** dst ≈ [a −b; b a]·src + [tx, ty] */
+export interface Similarity {
+  a: number;
+  b: number;
+  tx: number;
+  ty: number;
+}
+
+export function fitSimilarity(src: Point[], dst: Point[]): Similarity {
+  const n = src.length;
+  let sx = 0, sy = 0, dx = 0, dy = 0;
+  for (let i = 0; i < n; i++) {
+    sx += src[i]![0]; sy += src[i]![1]; dx += dst[i]![0]; dy += dst[i]![1];
+  }
+  sx /= n; sy /= n; dx /= n; dy /= n;
+  let dot = 0, cross = 0, norm = 0;
+  for (let i = 0; i < n; i++) {
+    const px = src[i]![0] - sx, py = src[i]![1] - sy;
+    const qx = dst[i]![0] - dx, qy = dst[i]![1] - dy;
+    dot += px * qx + py * qy;
+    cross += px * qy - py * qx;
+    norm += px * px + py * py;
+  }
+  const a = dot / norm;
+  const b = cross / norm;
+  return { a, b, tx: dx - (a * sx - b * sy), ty: dy - (b * sx + a * sy) };
+}
+
+export function applySimilarity(t: Similarity, [x, y]: Point): Point {
+  return [t.a * x - t.b * y + t.tx, t.b * x + t.a * y + t.ty];
+}
+
+export function invertSimilarity(t: Similarity): Similarity {
+  const norm = t.a * t.a + t.b * t.b;
+  const a = t.a / norm;
+  const b = -t.b / norm;
+  return { a, b, tx: -(a * t.tx - b * t.ty), ty: -(b * t.tx + a * t.ty) };
+}
+
+export const scaleOf = (t: Similarity) => Math.hypot(t.a, t.b);
+
+export const pick = (landmarks: number[][], indices: readonly number[]): Point[] => indices.map((i) => [landmarks[i]![0]!, landmarks[i]![1]!]);

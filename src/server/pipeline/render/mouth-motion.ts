@@ -1,0 +1,100 @@
+// The actor's mouth movement carried onto the pasted photo: a local warp of the person's lower lip and
+// jaw, in the person's picture, driven by how much more open the actor's mouth is in this frame than at
+// rest (the smallest opening seen so far). The lower lip moves down by that amount (scaled to the
+// person's face), the skin between it and the chin stretches, and the gap between the lips is filled
+// with a dark mouth interior. The person's own face shape is untouched elsewhere.
+import { mouthOpening } from '../face-engine';
+import { CHIN, FOREHEAD, LOWER_LIP_CENTRE, MOUTH_CORNERS, UPPER_LIP_CENTRE } from './landmarks';
+import type { PersonFace } from './person-face';
+
+export const MOUTH = {
+  /** The actor's opening (share of face height) is multiplied by this on the person. */
+  gain: 1,
+  /** The jaw region moved is this many mouth half-widths wide. */
+  widthFactor: 1.25,
+  /** Dark mouth interior (yuv). */
+  interiorY: 40,
+  interiorV: 142,
+  /** Openings below this many person pixels are not drawn. */
+  minPixels: 0.75,
+} as const;
+
+export interface MouthMotion {
+  /** Whether this frame moves the mouth at all. */
+  readonly active: boolean;
+  readonly interiorY: number;
+  readonly interiorV: number;
+  /** Sets this frame's opening from the actor's mesh. */
+  update(actorLandmarks: number[][]): void;
+  /** Writes where to sample the person's picture for the output point (px, py); returns how much is mouth interior (0..1). */
+  source(px: number, py: number, out: [number, number]): number;
+  /** The actor's opening above rest in this frame (share of face height). */
+  readonly opening: number;
+}
+
+export function createMouthMotion(person: PersonFace): MouthMotion {
+  const lm = person.landmarks;
+  const [left, right] = MOUTH_CORNERS.map((i) => lm[i]!);
+  const upper = lm[UPPER_LIP_CENTRE]!;
+  const lower = lm[LOWER_LIP_CENTRE]!;
+  const faceHeight = Math.hypot(lm[FOREHEAD]![0]! - lm[CHIN]![0]!, lm[FOREHEAD]![1]! - lm[CHIN]![1]!);
+  const halfWidth = Math.hypot(right![0]! - left![0]!, right![1]! - left![1]!) / 2;
+  // Mouth axes: along the lips (corner to corner) and down towards the chin.
+  const ax = (right![0]! - left![0]!) / (2 * halfWidth);
+  const ay = (right![1]! - left![1]!) / (2 * halfWidth);
+  const nx = -ay;
+  const ny = ax;
+  // Origin: the inner edge of the upper lip, mid-mouth.
+  const ox = upper[0]!;
+  const oy = upper[1]!;
+  const lipGap = Math.max(0, (lower[0]! - ox) * nx + (lower[1]! - oy) * ny);
+  const chinDepth = (lm[CHIN]![0]! - ox) * nx + (lm[CHIN]![1]! - oy) * ny;
+  const reach = halfWidth * MOUTH.widthFactor;
+  let rest = Infinity;
+  let open = 0;
+  let extra = 0;
+
+  return {
+    get active() {
+      return extra >= MOUTH.minPixels;
+    },
+    interiorY: MOUTH.interiorY,
+    interiorV: MOUTH.interiorV,
+    get opening() {
+      return open;
+    },
+    update(actorLandmarks) {
+      const now = mouthOpening(actorLandmarks);
+      rest = Math.min(rest, now);
+      open = now - rest;
+      extra = open * faceHeight * MOUTH.gain;
+    },
+    source(px, py, out) {
+      const u = (px - ox) * ax + (py - oy) * ay;
+      const v = (px - ox) * nx + (py - oy) * ny;
+      out[0] = px;
+      out[1] = py;
+      if (v <= 0 || v >= chinDepth || u <= -reach || u >= reach) return 0;
+      const across = 1 - (u / reach) * (u / reach);
+      const drop = extra * across;
+      const gapEnd = lipGap + drop;
+      if (v < drop + lipGap * 0.5 && v > lipGap * 0.5) {
+        // Inside the opened mouth; soft over one pixel at its edges.
+        const edge = Math.min(v - lipGap * 0.5, drop + lipGap * 0.5 - v, 1);
+        const inside = Math.max(0, Math.min(1, edge));
+        // Sample the lips' own seam for what little shows through the soft edge.
+        const back = v - lipGap * 0.5;
+        out[0] = px - back * nx;
+        out[1] = py - back * ny;
+        return inside;
+      }
+      if (v <= lipGap * 0.5) return 0;
+      // Below the gap: shifted down by `drop` at the lip, fading to 0 at the chin.
+      const fade = Math.max(0, Math.min(1, (chinDepth - v) / Math.max(1, chinDepth - gapEnd)));
+      const shift = drop * fade;
+      out[0] = px - shift * nx;
+      out[1] = py - shift * ny;
+      return 0;
+    },
+  };
+}

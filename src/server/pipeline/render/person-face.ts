@@ -1,0 +1,169 @@
+// The person's face, prepared once per render: the photo decoded (EXIF orientation applied), its
+// largest face found with the mesh, cut out with a margin, as float Y/U/V planes, with a feathered
+// mask over the whole face (jaw to forehead: the outline carries the identity) and its colour figures.
+import sharp from 'sharp';
+import type { FaceEngine } from '../face-engine';
+import { FACE_OVAL, type Point, pick } from './landmarks';
+import { rgbToYuvPlanes } from './yuv';
+
+export interface PersonFace {
+  width: number;
+  height: number;
+  y: Float32Array;
+  u: Float32Array;
+  v: Float32Array;
+  /** 0..1 per pixel: how much of the person shows (1 inside the face, feathered to 0 at the outline). */
+  mask: Float32Array;
+  /** The mask's bounding box [x0, y0, x1, y1] (pixels where it is > 0). */
+  maskBox: [number, number, number, number];
+  /** The 468-point mesh in this cut-out's pixels. */
+  landmarks: number[][];
+  /** Mean and spread of Y, and mean U and V, over the inside of the mask (for the colour match). */
+  colour: ColourFigures;
+  /** Faces found in the photo (the largest is used). */
+  facesInPhoto: number;
+}
+
+export interface ColourFigures {
+  meanY: number;
+  spreadY: number;
+  meanU: number;
+  meanV: number;
+}
+
+export const PERSON_FACE = {
+  /** The cut-out: the face's landmark box grown by this share on each side. */
+  margin: 0.5,
+  /** The face (landmark box height) is scaled to about this many pixels: more than the largest face we paste. */
+  faceSide: 320,
+  /** Mask edge: feathered over this share of the face height, inside the outline. */
+  feather: 0.06,
+  /** The outline is pushed out (or in, < 1) from the face centre by this factor before feathering. */
+  outlineScale: 1.0,
+  /** Pixels with a mask above this count for the colour figures. */
+  coreMask: 0.9,
+} as const;
+
+export class PersonFaceError extends Error {
+  override name = 'PersonFaceError';
+}
+
+/** Fills the polygon (even-odd, pixel centres) into `mask` with 1. */
+function fillPolygon(mask: Float32Array, width: number, height: number, polygon: Point[]) {
+  for (let y = 0; y < height; y++) {
+    const cy = y + 0.5;
+    const crossings: number[] = [];
+    for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+      const [xi, yi] = polygon[i]!;
+      const [xj, yj] = polygon[j]!;
+      if (yi > cy !== yj > cy) crossings.push(xi + ((cy - yi) / (yj - yi)) * (xj - xi));
+    }
+    crossings.sort((p, q) => p - q);
+    for (let k = 0; k + 1 < crossings.length; k += 2) {
+      const from = Math.max(0, Math.ceil(crossings[k]! - 0.5));
+      const to = Math.min(width - 1, Math.floor(crossings[k + 1]! - 0.5));
+      for (let x = from; x <= to; x++) mask[y * width + x] = 1;
+    }
+  }
+}
+
+/** Box blur of radius r along rows then columns (run twice ≈ a smooth bump). */
+function boxBlur(plane: Float32Array, width: number, height: number, radius: number) {
+  const line = new Float32Array(Math.max(width, height));
+  const pass = (count: number, length: number, index: (line: number, i: number) => number) => {
+    for (let l = 0; l < count; l++) {
+      for (let i = 0; i < length; i++) line[i] = plane[index(l, i)]!;
+      let sum = 0;
+      for (let i = -radius; i <= radius; i++) sum += line[Math.min(length - 1, Math.max(0, i))]!;
+      for (let i = 0; i < length; i++) {
+        plane[index(l, i)] = sum / (2 * radius + 1);
+        sum += line[Math.min(length - 1, i + radius + 1)]! - line[Math.max(0, i - radius)]!;
+      }
+    }
+  };
+  pass(height, width, (row, i) => row * width + i);
+  pass(width, height, (column, i) => i * width + column);
+}
+
+/**
+ * The feathered whole-face mask: the outline polygon filled, blurred, then remapped so that it reaches
+ * 1 a feather's width inside the outline and 0 at the outline itself (no person's pixels outside it).
+ */
+export function faceMask(width: number, height: number, landmarks: number[][], options: { feather: number; outlineScale: number }) {
+  const outline = pick(landmarks, FACE_OVAL);
+  const centre = outline.reduce<Point>((sum, [x, y]) => [sum[0] + x / outline.length, sum[1] + y / outline.length], [0, 0]);
+  const polygon = outline.map(([x, y]): Point => [centre[0] + (x - centre[0]) * options.outlineScale, centre[1] + (y - centre[1]) * options.outlineScale]);
+  const ys = polygon.map(([, y]) => y);
+  const faceHeight = Math.max(...ys) - Math.min(...ys);
+  const mask = new Float32Array(width * height);
+  fillPolygon(mask, width, height, polygon);
+  const radius = Math.max(1, Math.round((options.feather * faceHeight) / 2));
+  boxBlur(mask, width, height, radius);
+  boxBlur(mask, width, height, radius);
+  // After the blur the outline sits at 0.5: keep only the inside, stretched to 0..1 and eased.
+  let x0 = width, y0 = height, x1 = 0, y1 = 0;
+  for (let i = 0; i < mask.length; i++) {
+    const t = Math.min(1, Math.max(0, (mask[i]! - 0.5) * 2));
+    mask[i] = t * t * (3 - 2 * t);
+    if (mask[i]! > 0) {
+      const x = i % width;
+      const y = (i - x) / width;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  }
+  return { mask, box: [x0, y0, x1 + 1, y1 + 1] as [number, number, number, number] };
+}
+
+export function colourFigures(planes: { y: ArrayLike<number>; u: ArrayLike<number>; v: ArrayLike<number> }, weight: (i: number) => boolean, count: number): ColourFigures {
+  let n = 0, sy = 0, syy = 0, su = 0, sv = 0;
+  for (let i = 0; i < count; i++) {
+    if (!weight(i)) continue;
+    const y = planes.y[i]!;
+    n++; sy += y; syy += y * y; su += planes.u[i]!; sv += planes.v[i]!;
+  }
+  if (n === 0) return { meanY: 128, spreadY: 1, meanU: 128, meanV: 128 };
+  const meanY = sy / n;
+  return { meanY, spreadY: Math.sqrt(Math.max(1, syy / n - meanY * meanY)), meanU: su / n, meanV: sv / n };
+}
+
+/** Prepares the person's face from a photo (JPEG/PNG/WebP...). Throws PersonFaceError when it has no face. */
+export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Array): Promise<PersonFace> {
+  const decoded = await sharp(file, { limitInputPixels: 40_000_000 }).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const photo = { data: decoded.data, width: decoded.info.width, height: decoded.info.height };
+  const faces = (await engine.detect(photo, { mesh: true, maxFaces: 10 })).filter((face) => face.landmarks);
+  if (faces.length === 0) throw new PersonFaceError('no face was found in the person’s photo');
+  const face = faces.sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3])[0]!;
+  const points = face.landmarks!;
+  const xs = points.map((p) => p[0]!);
+  const ys = points.map((p) => p[1]!);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const side = Math.max(maxX - minX, maxY - minY);
+  const left = Math.max(0, Math.floor(minX - PERSON_FACE.margin * side));
+  const top = Math.max(0, Math.floor(minY - PERSON_FACE.margin * side));
+  const right = Math.min(photo.width, Math.ceil(maxX + PERSON_FACE.margin * side));
+  const bottom = Math.min(photo.height, Math.ceil(maxY + PERSON_FACE.margin * side));
+  const scale = Math.min(4, PERSON_FACE.faceSide / (maxY - minY));
+  const width = Math.max(8, Math.round((right - left) * scale));
+  const height = Math.max(8, Math.round((bottom - top) * scale));
+  const cut = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+    .extract({ left, top, width: right - left, height: bottom - top })
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+  const landmarks = points.map(([x, y, z]) => [(x! - left) * scale, (y! - top) * scale, (z ?? 0) * scale]);
+  const planes = rgbToYuvPlanes({ data: cut, width, height });
+  const { mask, box } = faceMask(width, height, landmarks, PERSON_FACE);
+  return {
+    width,
+    height,
+    ...planes,
+    mask,
+    maskBox: box,
+    landmarks,
+    colour: colourFigures(planes, (i) => mask[i]! >= PERSON_FACE.coreMask, width * height),
+    facesInPhoto: faces.length,
+  };
+}
