@@ -92,11 +92,26 @@ describe('convertVoice', () => {
     expect(stages).toEqual(['decode', 'analyse', 'estimate', 'shift', 'equalise', 'loudness', 'encode', 'verify']);
   });
 
-  it('writes M4A of the same length', async () => {
+  it('takes the narration from a video and writes M4A of the same length', async () => {
+    const video = path.join(dir, 'template.mp4');
+    ffmpeg(['-f', 'lavfi', '-i', 'color=c=blue:size=160x120:rate=25:duration=11', '-i', narration, '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', video]);
     const output = path.join(dir, 'converted.m4a');
-    const report = await convertVoice({ narration, person: people['low man']!.file, output, verify: false });
+    const report = await convertVoice({ narration: video, person: people['low man']!.file, output, verify: false });
     const { duration } = await probe(output);
+    // The template's AAC track decodes a little longer than the WAV it was made from (whole AAC frames).
+    expect(Math.abs(report.narrationSeconds - 10.59)).toBeLessThan(0.06);
     expect(Math.abs(duration! - report.narrationSeconds)).toBeLessThan(0.03);
+    expect(Math.abs((await measureSyncOffset(narration, output)).offsetMs)).toBeLessThan(40);
+  });
+
+  it('leaves a narration without a voice as it is, and says so', async () => {
+    const noise = path.join(dir, 'noise.wav');
+    ffmpeg(['-f', 'lavfi', '-i', 'anoisesrc=r=22050:a=0.05:d=4', noise]);
+    const report = await convertVoice({ narration: noise, person: people['low man']!.file, output: path.join(dir, 'noise-out.wav'), verify: false });
+    expect(report.pitchRatio).toBe(1);
+    expect(report.eqGains).toEqual([]);
+    expect(report.notes.join(' ')).toMatch(/no measurable voice/);
+    expect(report.outputSeconds).toBe(report.narrationSeconds);
   });
 
   it('refuses a person recording without a voice, with a message a parent can read', async () => {

@@ -559,20 +559,22 @@ interface PipeRun {
   signal?: AbortSignal;
   /** Samples expected on stdout (an upper bound; more is dropped). 0 when ffmpeg writes a file. */
   maxSamples: number;
+  /** The message when ffmpeg fails (a file it cannot read, or our own processing). */
+  failure: string;
 }
 
 /** Runs ffmpeg with f32le mono samples in on stdin (if any) and out on stdout. */
-function runPiped({ args, input, timeoutMs, signal, maxSamples }: PipeRun): Promise<Float32Array> {
+function runPiped({ args, input, timeoutMs, signal, maxSamples, failure }: PipeRun): Promise<Float32Array> {
   return new Promise((resolve, reject) => {
     signal?.throwIfAborted();
-    const child = spawn(ffmpegBinary(), ['-nostdin', '-v', 'error', ...args].filter((arg) => !(input && arg === '-nostdin')), {
-      stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-    });
-    const bytes = new Uint8Array(maxSamples * 4);
+    const child = spawn(ffmpegBinary(), [...(input ? [] : ['-nostdin']), '-v', 'error', ...args], { stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    // Chunks kept as they come (a long narration is not allocated up front), at most maxSamples.
+    const chunks: Buffer[] = [];
     let length = 0;
     (child.stdout as Readable).on('data', (chunk: Buffer) => {
-      const taken = Math.min(chunk.length, bytes.length - length);
-      bytes.set(taken === chunk.length ? chunk : chunk.subarray(0, taken), length);
+      const taken = Math.min(chunk.length, maxSamples * 4 - length);
+      if (taken <= 0) return;
+      chunks.push(taken === chunk.length ? chunk : chunk.subarray(0, taken));
       length += taken;
     });
     let stderr = '';
@@ -599,8 +601,13 @@ function runPiped({ args, input, timeoutMs, signal, maxSamples }: PipeRun): Prom
     child.once('error', (error) => settle(() => reject(error)));
     child.once('close', (code, killedBy) =>
       settle(() => {
-        if (code === 0) resolve(new Float32Array(bytes.buffer, 0, length >> 2));
-        else reject(new Error(MEDIA_MESSAGES.unreadableMedia, { cause: new Error(`ffmpeg exited with ${code ?? killedBy}: ${stderr.trim()}`) }));
+        if (code !== 0) {
+          reject(new Error(failure, { cause: new Error(`ffmpeg exited with ${code ?? killedBy}: ${stderr.trim()}`) }));
+          return;
+        }
+        const samples = new Float32Array(length >> 2);
+        new Uint8Array(samples.buffer).set(Buffer.concat(chunks, samples.byteLength).subarray(0, samples.byteLength));
+        resolve(samples);
       }),
     );
     if (input) {
@@ -623,6 +630,7 @@ function decodeMono(file: string, options: { rate?: number; maxSeconds?: number;
     timeoutMs: ffmpegTimeoutMs(Math.min(maxSeconds, 600)),
     signal: options.signal,
     maxSamples: Math.ceil(rate * maxSeconds) + rate,
+    failure: MEDIA_MESSAGES.unreadableMedia,
   });
 }
 
@@ -635,6 +643,7 @@ function filterMono(samples: Float32Array, graph: string, options: { signal?: Ab
     signal: options.signal,
     // rubberband may return a little more than it was given; fitLength trims it.
     maxSamples: Math.ceil(samples.length * 1.5) + RATE,
+    failure: VOICE_CONVERSION_MESSAGES.failed,
   });
 }
 
@@ -646,6 +655,7 @@ async function encode(samples: Float32Array, output: string, options: { signal?:
     timeoutMs: ffmpegTimeoutMs(samples.length / RATE),
     signal: options.signal,
     maxSamples: 0,
+    failure: VOICE_CONVERSION_MESSAGES.failed,
   });
 }
 
