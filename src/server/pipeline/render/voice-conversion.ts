@@ -139,7 +139,7 @@ export async function convertVoice(options: ConvertVoiceOptions): Promise<Conver
   if (!narrationHasVoice) notes.push('The narration has no measurable voice (music or silence): it was left unchanged.');
   else pitchRatio = clamp(person.pitchMedianHz / narrator.pitchMedianHz!, ...PITCH_RATIO_RANGE);
   if (narrationHasVoice && pitchRatio !== person.pitchMedianHz / narrator.pitchMedianHz!) {
-    notes.push(`The pitch ratio was limited to ${pitchRatio} (the voices are more than an octave apart).`);
+    notes.push(`The pitch ratio was limited to ${round(pitchRatio, 3)} (the voices are too far apart to move all the way).`);
   }
 
   const personSpectrum = averagePowerSpectrum(personSamples);
@@ -184,6 +184,7 @@ export async function convertVoice(options: ConvertVoiceOptions): Promise<Conver
   await encode(output, options.output, { signal });
   done('encode', 0.9);
 
+  const outputLufs = integratedLoudnessAt(output, RATE);
   let outputPitchHz: number | null = null;
   let timbre: ConversionReport['timbre'] = null;
   if (options.verify ?? true) {
@@ -209,7 +210,7 @@ export async function convertVoice(options: ConvertVoiceOptions): Promise<Conver
     timbre,
     loudness: {
       narrationLufs: narrationLufs === null ? null : round(narrationLufs, 2),
-      outputLufs: narrationLufs === null ? null : round(integratedLoudnessAt(output, RATE) ?? Number.NaN, 2),
+      outputLufs: outputLufs === null ? null : round(outputLufs, 2),
       gainDb: round(gainDb, 2),
       peakLimited,
     },
