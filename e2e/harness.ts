@@ -20,7 +20,7 @@ export const CHROMIUM_ARGS = [
 /** Screenshots land here; the suite prints the folder so a person can look at them. */
 export const SCREENSHOT_DIR = path.resolve(process.env.SCREENSHOT_DIR ?? 'test-results/screenshots');
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -13,6 +13,7 @@ import { cosineSimilarity } from '../pipeline/face-engine';
 import { testDatabases } from '../testing/databases';
 import { PORTRAIT, dataUrl, filesUnder, fixtures } from '../testing/media-fixtures';
 import { memberWithPerson } from '../testing/people-kit';
+import { until } from '../testing/wait';
 import { type TestApp, type TestClient, createTestApp, json } from '../testing/test-app';
 
 const databases = await testDatabases();
@@ -22,15 +23,6 @@ const OTHER_PEOPLE = ['sample1.jpg', 'sample2.jpg', 'sample3.jpg'].map((name) =>
   path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', name),
 );
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 describe.each(databases)('analysis jobs on $name', (testDatabase) => {
   let t: TestApp;

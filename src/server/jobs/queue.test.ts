@@ -3,17 +3,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../db/open';
 import { testDatabases } from '../testing/databases';
+import { until as waitFor } from '../testing/wait';
 import { type JobContext, type JobHandlers, type JobQueue, createJobQueue } from './queue';
 
 const databases = await testDatabases();
 
-const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 20_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 const noop = async () => {};
 const handlers = (overrides: Partial<JobHandlers>): JobHandlers => ({
@@ -45,8 +39,8 @@ describe.each(databases)('job queue on $name', (testDatabase) => {
     const seen: number[] = [];
     await q.startWorkers(handlers({ 'face-extraction': async ({ faceVideoId }) => void seen.push(faceVideoId) }));
     await q.send('face-extraction', { faceVideoId: 7 });
-    await until(() => seen.length === 1);
-    await until(async () => (await q.stats()).queues.find((s) => s.name === 'face-extraction')!.completed24h === 1);
+    await waitFor(() => seen.length === 1);
+    await waitFor(async () => (await q.stats()).queues.find((s) => s.name === 'face-extraction')!.completed24h === 1);
     const stats = await q.stats();
     expect(stats.queues.map((s) => s.name)).toEqual(['face-extraction', 'voice-analysis']);
     expect(stats.queues[0]).toMatchObject({ waiting: 0, active: 0, failed24h: 0, completed24h: 1 });
@@ -67,7 +61,7 @@ describe.each(databases)('job queue on $name', (testDatabase) => {
       }),
     );
     await q.send('voice-analysis', { voiceRecordingId: 3 });
-    await until(() => gaveUp.length === 1);
+    await waitFor(() => gaveUp.length === 1);
     expect(attempts.map((context) => [context.attempt, context.lastAttempt])).toEqual([
       [0, false],
       [1, false],
@@ -91,7 +85,7 @@ describe.each(databases)('job queue on $name', (testDatabase) => {
       }),
     );
     await q.send('face-extraction', { faceVideoId: 1 });
-    await until(async () => (await q.stats()).queues[0]!.completed24h === 1);
+    await waitFor(async () => (await q.stats()).queues[0]!.completed24h === 1);
     expect(calls).toBe(2);
   });
 
@@ -109,9 +103,9 @@ describe.each(databases)('job queue on $name', (testDatabase) => {
       }),
     );
     const id = await q.send('face-extraction', { faceVideoId: 1 });
-    await until(() => started);
+    await waitFor(() => started);
     await q.cancel('face-extraction', id!);
-    await until(() => aborted, 5_000);
+    await waitFor(() => aborted, Boolean, 5_000);
   });
 
   it('a long job keeps its claim past the expiry while its worker lives (heartbeat)', async () => {
@@ -126,7 +120,7 @@ describe.each(databases)('job queue on $name', (testDatabase) => {
       }),
     );
     await q.send('face-extraction', { faceVideoId: 1 });
-    await until(async () => (await q.stats()).queues[0]!.completed24h === 1, 15_000);
+    await waitFor(async () => (await q.stats()).queues[0]!.completed24h === 1, Boolean, 15_000);
     expect(runs).toBe(1);
   });
 
@@ -150,7 +144,7 @@ describe.each(databases)('job queue on $name', (testDatabase) => {
     );
     await q.send('face-extraction', { faceVideoId: 1 });
     await q.send('face-extraction', { faceVideoId: 30 });
-    await until(async () => (await q.stats()).queues[0]!.active === 2);
+    await waitFor(async () => (await q.stats()).queues[0]!.active === 2);
     await workers.stop();
     expect(finished).toEqual([1]);
     const stats = await q.stats();

@@ -3,17 +3,18 @@
 // with nothing half-written. Slow (each process loads the face engine): one clip per scenario.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../../e2e/harness';
 import type { FaceImage, FaceVideo } from '../../shared/api-types';
 import { faceImages, faceVideos } from '../db/schema';
 import { testDatabases } from '../testing/databases';
 import { dataUrl, filesUnder, fixtures } from '../testing/media-fixtures';
 import { memberWithPerson } from '../testing/people-kit';
 import { createTestApp } from '../testing/test-app';
+import { until } from '../testing/wait';
 
 const databases = await testDatabases();
 const postgres = databases.find((database) => database.name === 'postgres');
@@ -62,26 +63,7 @@ afterEach(async () => {
   for (const child of children.splice(0)) if (child.process.exitCode === null && child.process.signalCode === null) await kill(child);
 });
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Every face image file on disk is a row's, and every row's file is on disk. */
 function expectNoStrays(dataDir: string, urls: (string | null)[]) {
@@ -122,7 +104,7 @@ describe('a killed worker', () => {
 
       const second = start('main', env);
       await until(() => fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false), Boolean, 60_000);
-      const done = await until(videos, (video) => video.processingStatus === 'completed' || video.processingStatus === 'failed');
+      const done = await until(videos, (video) => video.processingStatus === 'completed' || video.processingStatus === 'failed', 180_000);
       expect(done.processingStatus).toBe('completed');
       expect(second.jobs.filter((line) => line.msg === 'job completed')).toHaveLength(1);
 
@@ -180,6 +162,8 @@ describe.skipIf(!postgres)('two npm run worker processes on PostgreSQL', () => {
       }
       expectNoStrays(t.dataDir, rows.map((row) => row.imageUrl));
     } finally {
+      // The workers go before their database does (dropping it under them only makes noise).
+      for (const child of children.splice(0)) await kill(child);
       await t.close();
     }
   }, 600_000);
