@@ -11,6 +11,7 @@ const only = process.argv[2];
 const benches: Record<string, () => Promise<unknown>> = { 'api-me': benchApiMe, landing: benchLanding, upload: benchUpload, templates: benchTemplates, 'face-engine': benchFaceEngine };
 benches.extraction = () => import('./extraction.bench').then((bench) => bench.benchExtraction());
 benches['voice-analysis'] = () => import('./voice-analysis.bench').then((bench) => bench.benchVoiceAnalysis());
+benches.render = () => import('./render.bench').then((bench) => bench.benchRender());
 benches['voice-conversion'] = () => import('./voice-conversion.bench').then((bench) => bench.benchVoiceConversion());
 
 const results: Record<string, unknown> = {

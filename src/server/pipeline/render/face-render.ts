@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
 import { pasteFace } from './face-paste';
 import { createFaceTracker } from './face-track';
+import { loadMeshModel } from './mesh-model';
 import { createMouthMotion } from './mouth-motion';
 import { loadPersonFace } from './person-face';
 import { decodeYuvFrames, evenSize, openEncoder, probeTemplate } from './video-pipes';
@@ -25,6 +26,8 @@ export interface RenderFaceOptions {
   engine?: FaceEngine;
   /** Move the person's mouth with the actor's (default true). */
   mouth?: boolean;
+  /** Track the mesh with the mesh model alone between detections (default true; false: the engine's detect on a crop). */
+  meshTracking?: boolean;
   /** x264 preset (default veryfast). */
   preset?: string;
   /** Stop ffmpeg after this long (default: 60 s + 1 s per template second... see RENDER.timeout). */
@@ -40,7 +43,7 @@ export interface RenderReport {
   mostFacesInTemplate: number;
   /** Said plainly when it matters: which face was replaced. */
   notes: string[];
-  tracking: { fullDetections: number; cropTracks: number; lostInCrop: number };
+  tracking: { mode: 'mesh-only' | 'detect-on-crop'; fullDetections: number; cropTracks: number; lostInCrop: number };
   method: 'aligned-paste' | 'aligned-paste+mouth';
   /** Wall time waited on each stage in the render loop (decode and encode run in their own ffmpeg processes, overlapped). */
   ms: { prepare: number; decode: number; track: number; compose: number; encode: number; total: number };
@@ -76,7 +79,8 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   const width = evenSize(video.width);
   const height = evenSize(video.height);
   const timeoutMs = options.timeoutMs ?? RENDER.timeoutBaseMs + RENDER.timeoutPerSecondMs * video.duration;
-  const tracker = createFaceTracker(engine);
+  // The mesh model alone between detections, when the engine is the built-in one (it sets up tfjs).
+  const tracker = createFaceTracker(engine, options.meshTracking === false ? undefined : await loadMeshModel());
   const mouth = options.mouth === false ? undefined : createMouthMotion(person);
   const encoder = openEncoder({
     output: options.output, width, height, rate: video.rate, audioFrom: video.hasAudio ? options.template : undefined,
@@ -141,7 +145,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     framesReplaced,
     mostFacesInTemplate: mostFaces,
     notes,
-    tracking,
+    tracking: { mode: tracker.mode, ...tracking },
     method: mouth ? 'aligned-paste+mouth' : 'aligned-paste',
     ms: { prepare: round(ms.prepare), decode: round(ms.decode), track: round(ms.track), compose: round(ms.compose), encode: round(ms.encode), total: round(ms.total) },
     fps: Number((frames / (ms.total / 1000)).toFixed(1)),

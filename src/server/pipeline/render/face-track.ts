@@ -5,7 +5,8 @@
 // out) is smoothed over frames; the head's motion is not, so the face does not lag behind the head.
 import type { DetectedFace, FaceEngine } from '../face-engine';
 import { ALIGNMENT_POINTS, LEFT_EYE_CORNERS, RIGHT_EYE_CORNERS } from './landmarks';
-import { type YuvFrame, regionToRgb } from './yuv';
+import { MESH_INPUT, type MeshModel } from './mesh-model';
+import { type YuvFrame, regionToRgb, regionToRgbFloats } from './yuv';
 
 export const TRACKING = {
   /** A full detection at least this often (frames), to notice a new or larger face. */
@@ -33,6 +34,8 @@ export interface TrackedFace {
 export interface FaceTracker {
   track(frame: YuvFrame): Promise<TrackedFace | undefined>;
   readonly stats: { fullDetections: number; cropTracks: number; lostInCrop: number; mostFaces: number };
+  /** 'mesh-only': the mesh model alone on a crop; 'detect-on-crop': the engine's detect (detector + mesh) on a crop. */
+  readonly mode: 'mesh-only' | 'detect-on-crop';
 }
 
 const area = (face: DetectedFace) => face.box[2] * face.box[3];
@@ -64,8 +67,25 @@ function poseOf(landmarks: number[][]): Pose {
   return { cx, cy, scale, cos: (rx! - lx!) / scale, sin: (ry! - ly!) / scale };
 }
 
-export function createFaceTracker(engine: FaceEngine, options: Partial<typeof TRACKING> = {}): FaceTracker {
+const meshSide = (landmarks: number[][]) => {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of landmarks) {
+    if (x! < x0) x0 = x!;
+    if (x! > x1) x1 = x!;
+    if (y! < y0) y0 = y!;
+    if (y! > y1) y1 = y!;
+  }
+  return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, side: Math.max(x1 - x0, y1 - y0) };
+};
+
+/**
+ * `meshModel`: the mesh model alone (mesh-model.ts) for the frames between detections; without it the
+ * engine's detect runs on a crop (the detector's cost stays).
+ */
+export function createFaceTracker(engine: FaceEngine, meshModel?: MeshModel, options: Partial<typeof TRACKING> = {}): FaceTracker {
   const settings = { ...TRACKING, ...options };
+  /** The engine's box for the mesh (Human: the detector's box × 1.4, squared) over the mesh's own size: the crop the model expects. */
+  let cropRatio = 1.5;
   const stats = { fullDetections: 0, cropTracks: 0, lostInCrop: 0, mostFaces: 0 };
   let last: number[][] | undefined;
   let lastScore = 0;
@@ -82,7 +102,28 @@ export function createFaceTracker(engine: FaceEngine, options: Partial<typeof TR
     const face = faces.sort((p, q) => area(q) - area(p))[0];
     if (!face) return undefined;
     lastScore = face.score;
-    return face.landmarks!.map(([x, y, z]) => [x! / scale, y! / scale, (z ?? 0) / scale]);
+    const landmarks = face.landmarks!.map(([x, y, z]) => [x! / scale, y! / scale, (z ?? 0) / scale]);
+    const { side } = meshSide(landmarks);
+    const box = Math.max(face.box[2], face.box[3]) / scale;
+    // A box clipped by the frame's edge says nothing about the crop: keep the last ratio.
+    if (side > 0 && face.box[0] > 0 && face.box[1] > 0 && face.box[0] + face.box[2] < rgb.width && face.box[1] + face.box[3] < rgb.height) {
+      cropRatio = Math.min(2.2, Math.max(1.1, box / side));
+    }
+    return landmarks;
+  }
+
+  async function meshInCrop(frame: YuvFrame, around: number[][], model: MeshModel): Promise<number[][] | undefined> {
+    const { cx, cy, side: mesh } = meshSide(around);
+    const side = mesh * cropRatio;
+    const region = { x: cx - side / 2, y: cy - side / 2, width: side, height: side };
+    const { points, score } = await model.run(regionToRgbFloats(frame, region, MESH_INPUT));
+    if (score < settings.minScore) return undefined;
+    stats.cropTracks++;
+    lastScore = score;
+    const step = side / MESH_INPUT;
+    const landmarks: number[][] = [];
+    for (let i = 0; i < points.length; i += 3) landmarks.push([region.x + points[i]! * step, region.y + points[i + 1]! * step, points[i + 2]! * step]);
+    return landmarks;
   }
 
   async function detectInCrop(frame: YuvFrame, around: number[][]): Promise<number[][] | undefined> {
@@ -127,12 +168,13 @@ export function createFaceTracker(engine: FaceEngine, options: Partial<typeof TR
 
   return {
     stats,
+    mode: meshModel ? 'mesh-only' : 'detect-on-crop',
     async track(frame) {
       let raw: number[][] | undefined;
       let via: TrackedFace['via'] = 'crop';
       const due = sinceDetection >= settings.redetectEvery;
       if (last && !due && lastScore >= settings.minScore) {
-        raw = await detectInCrop(frame, last);
+        raw = meshModel ? await meshInCrop(frame, last, meshModel) : await detectInCrop(frame, last);
         if (!raw) stats.lostInCrop++;
       }
       const lost = !last;

@@ -95,3 +95,46 @@ export function sampleBilinear(plane: Float32Array, width: number, height: numbe
   const bottom = plane[at + width]! + (plane[at + width + 1]! - plane[at + width]!) * tx;
   return top + (bottom - top) * ty;
 }
+
+/**
+ * The square region resampled to size × size RGB floats 0..1 (luma bilinear, chroma nearest), the mesh
+ * model's input. Outside the frame is black.
+ */
+export function regionToRgbFloats(frame: YuvFrame, region: Region, size: number): Float32Array {
+  const out = new Float32Array(size * size * 3);
+  const step = region.width / size;
+  const halfWidth = frame.width >> 1;
+  const maxX = frame.width - 1;
+  const maxY = frame.height - 1;
+  for (let oy = 0, to = 0; oy < size; oy++) {
+    const fy = region.y + (oy + 0.5) * step - 0.5;
+    if (fy < 0 || fy > maxY) {
+      to += size * 3;
+      continue;
+    }
+    const iy = Math.min(fy | 0, maxY - 1);
+    const ty = fy - iy;
+    const row = iy * frame.width;
+    const chromaRow = (Math.round(fy) >> 1) * halfWidth;
+    for (let ox = 0; ox < size; ox++, to += 3) {
+      const fx = region.x + (ox + 0.5) * step - 0.5;
+      if (fx < 0 || fx > maxX) continue;
+      const ix = Math.min(fx | 0, maxX - 1);
+      const tx = fx - ix;
+      const at = row + ix;
+      const top = frame.y[at]! + (frame.y[at + 1]! - frame.y[at]!) * tx;
+      const bottom = frame.y[at + frame.width]! + (frame.y[at + frame.width + 1]! - frame.y[at + frame.width]!) * tx;
+      const c = 1.164 * (top + (bottom - top) * ty - 16);
+      const chroma = chromaRow + (Math.round(fx) >> 1);
+      const d = frame.u[chroma]! - 128;
+      const e = frame.v[chroma]! - 128;
+      const r = (c + 1.596 * e) / 255;
+      const g = (c - 0.392 * d - 0.813 * e) / 255;
+      const b = (c + 2.017 * d) / 255;
+      out[to] = r < 0 ? 0 : r > 1 ? 1 : r;
+      out[to + 1] = g < 0 ? 0 : g > 1 ? 1 : g;
+      out[to + 2] = b < 0 ? 0 : b > 1 ? 1 : b;
+    }
+  }
+  return out;
+}
