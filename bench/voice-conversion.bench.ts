@@ -3,7 +3,7 @@
 // than real time. Two paths: as the renderer runs it (both voices analysed before, not re-measured
 // afterwards) and the full one (both analysed here, the output analysed again for the report).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
@@ -23,9 +23,28 @@ function median(values: number[]): number {
   return sorted[sorted.length >> 1]!;
 }
 
+/**
+ * CPU time (ms) of this process and its finished children (ffmpeg) from /proc (Linux; 0 elsewhere):
+ * on a machine busy with other work, wall time says more about the neighbours than about us.
+ */
+function cpuMs(): number {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    // utime, stime, cutime, cstime: fields 14–17 of stat, 11–14 after the command name.
+    return [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0) * 10; // clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}
+
 async function timed(runs: () => Promise<ConversionReport>) {
   const reports: ConversionReport[] = [];
-  for (let run = 0; run < RUNS; run++) reports.push(await runs());
+  const cpu: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const before = cpuMs();
+    reports.push(await runs());
+    cpu.push(cpuMs() - before);
+  }
   const stages = Object.keys(reports[0]!.stagesMs) as (keyof ConversionReport['stagesMs'])[];
   const stagesMs = Object.fromEntries(stages.map((stage) => [stage, median(reports.map((report) => report.stagesMs[stage]))]));
   const totalMs = stagesMs.total!;
@@ -34,6 +53,8 @@ async function timed(runs: () => Promise<ConversionReport>) {
     audioSeconds: last.narrationSeconds,
     medianMs: totalMs,
     timesFasterThanRealTime: Math.round((last.narrationSeconds * 1000 * 10) / totalMs) / 10,
+    medianCpuMs: median(cpu),
+    cpuTimesFasterThanRealTime: Math.round((last.narrationSeconds * 1000 * 10) / median(cpu)) / 10,
     stagesMs,
     pitchRatio: last.pitchRatio,
     formantFactor: last.formantFactor,
