@@ -6,7 +6,7 @@
 import { ALIGNMENT_POINTS, type Similarity, applySimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
 import type { MouthMotion } from './mouth-motion';
 import type { PersonFace } from './person-face';
-import { PERSON_FACE, colourFigures } from './person-face';
+import { colourFigures } from './person-face';
 import { type YuvFrame, sampleBilinear } from './yuv';
 
 export const PASTE = {
@@ -34,7 +34,7 @@ function actorColour(frame: YuvFrame, person: PersonFace, toPerson: Similarity, 
     for (let x = x0; x < x1; x += step) {
       const [px, py] = applySimilarity(toPerson, [x + 0.5, y + 0.5]);
       if (px < 0 || py < 0 || px >= person.width - 1 || py >= person.height - 1) continue;
-      if (sampleBilinear(person.mask, person.width, person.height, px - 0.5, py - 0.5) < PERSON_FACE.coreMask) continue;
+      if (person.core[Math.round(py - 0.5) * person.width + Math.round(px - 0.5)] !== 1) continue;
       ys.push(frame.y[y * frame.width + x]!);
       us.push(frame.u[(y >> 1) * half + (x >> 1)]!);
       vs.push(frame.v[(y >> 1) * half + (x >> 1)]!);

@@ -13,7 +13,7 @@ export const MOUTH = {
   /** The jaw region moved is this many mouth half-widths wide. */
   widthFactor: 1.25,
   /** Dark mouth interior (yuv). */
-  interiorY: 40,
+  interiorY: 50,
   interiorV: 142,
   /** Openings below this many person pixels are not drawn. */
   minPixels: 0.75,
@@ -79,8 +79,8 @@ export function createMouthMotion(person: PersonFace): MouthMotion {
       const drop = extra * across;
       const gapEnd = lipGap + drop;
       if (v < drop + lipGap * 0.5 && v > lipGap * 0.5) {
-        // Inside the opened mouth; soft over one pixel at its edges.
-        const edge = Math.min(v - lipGap * 0.5, drop + lipGap * 0.5 - v, 1);
+        // Inside the opened mouth; soft over two pixels at its edges.
+        const edge = Math.min(v - lipGap * 0.5, drop + lipGap * 0.5 - v) / 2;
         const inside = Math.max(0, Math.min(1, edge));
         // Sample the lips' own seam for what little shows through the soft edge.
         const back = v - lipGap * 0.5;

@@ -14,6 +14,8 @@ export interface PersonFace {
   v: Float32Array;
   /** 0..1 per pixel: how much of the person shows (1 inside the face, feathered to 0 at the outline). */
   mask: Float32Array;
+  /** 1 over the middle of the face (the outline shrunk to CORE_SCALE): where colours are compared, away from hair and background. */
+  core: Uint8Array;
   /** The mask's bounding box [x0, y0, x1, y1] (pixels where it is > 0). */
   maskBox: [number, number, number, number];
   /** The 468-point mesh in this cut-out's pixels. */
@@ -37,11 +39,11 @@ export const PERSON_FACE = {
   /** The face (landmark box height) is scaled to about this many pixels: more than the largest face we paste. */
   faceSide: 320,
   /** Mask edge: feathered over this share of the face height, inside the outline. */
-  feather: 0.06,
+  feather: 0.1,
   /** The outline is pushed out (or in, < 1) from the face centre by this factor before feathering. */
   outlineScale: 1.0,
-  /** Pixels with a mask above this count for the colour figures. */
-  coreMask: 0.9,
+  /** The colour figures are taken inside the outline shrunk to this (cheeks, nose, eyes, mouth: no hair, no background). */
+  coreScale: 0.7,
 } as const;
 
 export class PersonFaceError extends Error {
@@ -89,10 +91,14 @@ function boxBlur(plane: Float32Array, width: number, height: number, radius: num
  * The feathered whole-face mask: the outline polygon filled, blurred, then remapped so that it reaches
  * 1 a feather's width inside the outline and 0 at the outline itself (no person's pixels outside it).
  */
-export function faceMask(width: number, height: number, landmarks: number[][], options: { feather: number; outlineScale: number }) {
+function scaledOutline(landmarks: number[][], scale: number): Point[] {
   const outline = pick(landmarks, FACE_OVAL);
   const centre = outline.reduce<Point>((sum, [x, y]) => [sum[0] + x / outline.length, sum[1] + y / outline.length], [0, 0]);
-  const polygon = outline.map(([x, y]): Point => [centre[0] + (x - centre[0]) * options.outlineScale, centre[1] + (y - centre[1]) * options.outlineScale]);
+  return outline.map(([x, y]): Point => [centre[0] + (x - centre[0]) * scale, centre[1] + (y - centre[1]) * scale]);
+}
+
+export function faceMask(width: number, height: number, landmarks: number[][], options: { feather: number; outlineScale: number }) {
+  const polygon = scaledOutline(landmarks, options.outlineScale);
   const ys = polygon.map(([, y]) => y);
   const faceHeight = Math.max(...ys) - Math.min(...ys);
   const mask = new Float32Array(width * height);
@@ -156,14 +162,18 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
   const landmarks = points.map(([x, y, z]) => [(x! - left) * scale, (y! - top) * scale, (z ?? 0) * scale]);
   const planes = rgbToYuvPlanes({ data: cut, width, height });
   const { mask, box } = faceMask(width, height, landmarks, PERSON_FACE);
+  const inner = new Float32Array(width * height);
+  fillPolygon(inner, width, height, scaledOutline(landmarks, PERSON_FACE.coreScale));
+  const core = Uint8Array.from(inner);
   return {
     width,
     height,
     ...planes,
     mask,
+    core,
     maskBox: box,
     landmarks,
-    colour: colourFigures(planes, (i) => mask[i]! >= PERSON_FACE.coreMask, width * height),
+    colour: colourFigures(planes, (i) => core[i] === 1, width * height),
     facesInPhoto: faces.length,
   };
 }
