@@ -110,7 +110,7 @@ function pearson(xs: number[], ys: number[]) {
 }
 
 /** Mouth opening of the largest face in every `step`-th frame of both videos; the correlation over frames where both have a face. */
-async function mouthCorrelation(engine: FaceEngine, template: string, output: string, frames: number, width: number, height: number, step = 3) {
+export async function mouthCorrelation(engine: FaceEngine, template: string, output: string, frames: number, width: number, height: number, step = 3) {
   const indices = Array.from({ length: Math.floor(frames / step) }, (_, i) => i * step);
   const open = async (file: string) => {
     const values: (number | undefined)[] = [];

@@ -9,14 +9,18 @@ import type { PersonFace } from './person-face';
 
 export const MOUTH = {
   /** The actor's opening (share of face height) is multiplied by this on the person. */
-  gain: 1,
+  gain: 1.5,
   /** The jaw region moved is this many mouth half-widths wide. */
   widthFactor: 1.25,
   /** Dark mouth interior (yuv). */
   interiorY: 50,
   interiorV: 142,
-  /** Openings below this many person pixels are not drawn. */
-  minPixels: 0.75,
+  /** This many person pixels of opening are ignored (the mesh's noise at rest). */
+  minPixels: 1.5,
+  /** The lower lip drops at most this share of the way from the lips to the chin. */
+  maxDropShare: 0.45,
+  /** The jaw's shift fades out at this many times the lips-to-chin depth (beyond the chin: outside the mask). */
+  fadeBeyondChin: 1.4,
 } as const;
 
 export interface MouthMotion {
@@ -50,13 +54,18 @@ export function createMouthMotion(person: PersonFace): MouthMotion {
   const lipGap = Math.max(0, (lower[0]! - ox) * nx + (lower[1]! - oy) * ny);
   const chinDepth = (lm[CHIN]![0]! - ox) * nx + (lm[CHIN]![1]! - oy) * ny;
   const reach = halfWidth * MOUTH.widthFactor;
+  // The lower lip never drops more than about half the way to the chin.
+  const maxDrop = Math.max(0, (chinDepth - lipGap) * MOUTH.maxDropShare);
+  // The jaw below moves with the lower lip and fades out beyond the chin (outside the mask, where the
+  // actor's own jaw has dropped too).
+  const fadeEnd = chinDepth * MOUTH.fadeBeyondChin;
   let rest = Infinity;
   let open = 0;
   let extra = 0;
 
   return {
     get active() {
-      return extra >= MOUTH.minPixels;
+      return extra > 0;
     },
     interiorY: MOUTH.interiorY,
     interiorV: MOUTH.interiorV,
@@ -67,14 +76,14 @@ export function createMouthMotion(person: PersonFace): MouthMotion {
       const now = mouthOpening(actorLandmarks);
       rest = Math.min(rest, now);
       open = now - rest;
-      extra = open * faceHeight * MOUTH.gain;
+      extra = Math.min(maxDrop, Math.max(0, open * faceHeight * MOUTH.gain - MOUTH.minPixels));
     },
     source(px, py, out) {
       const u = (px - ox) * ax + (py - oy) * ay;
       const v = (px - ox) * nx + (py - oy) * ny;
       out[0] = px;
       out[1] = py;
-      if (v <= 0 || v >= chinDepth || u <= -reach || u >= reach) return 0;
+      if (v <= 0 || v >= fadeEnd || u <= -reach || u >= reach) return 0;
       const across = 1 - (u / reach) * (u / reach);
       const drop = extra * across;
       const gapEnd = lipGap + drop;
@@ -89,8 +98,8 @@ export function createMouthMotion(person: PersonFace): MouthMotion {
         return inside;
       }
       if (v <= lipGap * 0.5) return 0;
-      // Below the gap: shifted down by `drop` at the lip, fading to 0 at the chin.
-      const fade = Math.max(0, Math.min(1, (chinDepth - v) / Math.max(1, chinDepth - gapEnd)));
+      // Below the gap: shifted down by `drop` at the lip, fading to 0 beyond the chin.
+      const fade = Math.max(0, Math.min(1, (fadeEnd - v) / Math.max(1, fadeEnd - gapEnd)));
       const shift = drop * fade;
       out[0] = px - shift * nx;
       out[1] = py - shift * ny;
