@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -29,6 +29,7 @@ const PERSON_PHOTO = path.join(FACE_API_DIR, 'demo', 'sample5.jpg');
 const LOCAL = ['talking-woman', 'talking-man'].map((name) => ({ name, file: path.resolve(`../shared/media/${name}.mp4`) }));
 /** Frames analysed by both embedders per video. */
 const IDENTITY_SAMPLES = Number(process.env.RENDER_BENCH_SAMPLES ?? 16);
+const SPEED_ROUNDS = Number(process.env.RENDER_BENCH_ROUNDS ?? 2);
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
@@ -154,9 +155,18 @@ async function benchTemplate(name: string, template: string, engine: FaceEngine,
   const speed: Record<string, unknown> = {};
   let output = '';
   for (const preset of options.presets) {
-    const ceiling = await roundTrip(template, path.join(dir, `${name}-ceiling-${preset}.mp4`), preset);
-    output = path.join(dir, `${name}-${preset}.mp4`);
-    const report = await renderFace({ template, personFace: PERSON_PHOTO, output, engine, preset });
+    // Ceiling and render alternate, SPEED_ROUNDS times; the best of each (the machine is shared: the
+    // best run is the one the neighbours disturbed least).
+    let ceiling = { frames: 0, fps: 0 };
+    let best: Awaited<ReturnType<typeof renderFace>> | undefined;
+    for (let round = 0; round < SPEED_ROUNDS; round++) {
+      const trip = await roundTrip(template, path.join(dir, `${name}-ceiling-${preset}.mp4`), preset);
+      if (trip.fps > ceiling.fps) ceiling = trip;
+      output = path.join(dir, `${name}-${preset}.mp4`);
+      const report = await renderFace({ template, personFace: PERSON_PHOTO, output, engine, preset });
+      if (!best || report.fps > best.fps) best = report;
+    }
+    const report = best!;
     const perFrame = (ms: number) => round(ms / report.frames, 1);
     speed[preset] = {
       renderFps: report.fps,
@@ -167,8 +177,10 @@ async function benchTemplate(name: string, template: string, engine: FaceEngine,
       frames: report.frames,
       framesWithFace: report.framesWithFace,
       framesReplaced: report.framesReplaced,
+      method: report.method,
       tracking: report.tracking,
       notes: report.notes,
+      loadAverage: os.loadavg().map((value) => round(value, 1)),
     };
     console.log(name, preset, JSON.stringify(speed[preset]));
   }

@@ -107,6 +107,34 @@ describe('renderFace', () => {
     expect(after.closerToPerson / after.rows.length).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('replaces the largest of two faces, says so, and leaves the other as it was', async () => {
+    // The portrait twice side by side: 360 px tall on the left, 240 px on the right; 1 s at 10 fps.
+    const twoFaces = path.join(scratch, 'two-faces.mp4');
+    const replaced = path.join(scratch, 'two-faces-out.mp4');
+    await runProcess(
+      ffmpegBinary(),
+      ['-v', 'error', '-y', '-loop', '1', '-i', PORTRAIT, '-filter_complex',
+        '[0:v]split[a][b];[a]scale=360:360[big];[b]scale=240:240,pad=280:360:20:60[small];[big][small]hstack,pad=640:360:0:0,fps=10',
+        '-frames:v', '10', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', twoFaces],
+      { timeout: 30_000 },
+    );
+    const twoReport = await renderFace({ template: twoFaces, personFace: PERSON_PHOTO, output: replaced, engine });
+    expect(twoReport.mostFacesInTemplate).toBe(2);
+    expect(twoReport.notes.join(' ')).toMatch(/2 faces at once: the largest was replaced/);
+    expect(twoReport.framesReplaced).toBe(10);
+    const [before] = await sampledFrames(twoFaces);
+    const [after] = await sampledFrames(replaced);
+    /** Mean absolute difference of the two frames in the box [x0, x1) × [y0, y1). */
+    const change = (x0: number, x1: number, y0: number, y1: number) => {
+      let sum = 0;
+      for (let y = y0; y < y1; y++) for (let x = x0 * 3; x < x1 * 3; x++) sum += Math.abs(before!.data[y * WIDTH * 3 + x]! - after!.data[y * WIDTH * 3 + x]!);
+      return sum / ((y1 - y0) * (x1 - x0) * 3);
+    };
+    // The portrait's face is at (225, 120) of 512², ~140 px: (158, 84) on the left, (485, 116) on the right.
+    expect(change(118, 198, 44, 124)).toBeGreaterThan(10);
+    expect(change(460, 510, 91, 141)).toBeLessThan(4); // the smaller face: only x264's noise
+  });
+
   it('removes its output and says why when the person’s photo has no face', async () => {
     const blank = path.join(scratch, 'blank.png');
     await sharp({ create: { width: 320, height: 240, channels: 3, background: '#888' } }).png().toFile(blank);
