@@ -51,7 +51,9 @@ function actorColour(frame: YuvFrame, person: PersonFace, toPerson: Similarity, 
 export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][], mouth?: MouthMotion): boolean {
   const toFrame = personToFrame(person, actorLandmarks);
   const toPerson = invertSimilarity(toFrame);
-  const [mx0, my0, mx1, my1] = person.maskBox;
+  const [mx0, my0, mx1, box1] = person.maskBox;
+  // A dropped jaw moves the chin, and the mask with it, below the mask's box.
+  const my1 = mouth?.active ? box1 + mouth.maxDrop : box1;
   const corners = [[mx0, my0], [mx1, my0], [mx0, my1], [mx1, my1]].map((p) => applySimilarity(toFrame, p as [number, number]));
   // Even bounds so the chroma loop covers the same pixels.
   const x0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p[0])) / 2) * 2);
@@ -78,8 +80,6 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
     let at = y * frame.width + x0;
     for (let x = x0; x < x1; x++, px += a, py += b, at++) {
       if (px < 0 || py < 0 || px >= pw - 1 || py >= ph - 1) continue;
-      const alpha = sampleBilinear(mask, pw, ph, px, py);
-      if (alpha <= 0.002) continue;
       let sx = px;
       let sy = py;
       let inside = 0;
@@ -88,6 +88,9 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
         sx = source[0];
         sy = source[1];
       }
+      // The mask moves with the warp: the person's chin drops with the actor's.
+      const alpha = sampleBilinear(mask, pw, ph, sx, sy);
+      if (alpha <= 0.002) continue;
       let value = sampleBilinear(person.y, pw, ph, sx, sy) * gain + offsetY;
       if (inside > 0) value += (warp!.interiorY - value) * inside;
       frame.y[at] = frame.y[at]! + alpha * ((value < 0 ? 0 : value > 255 ? 255 : value) - frame.y[at]!);
@@ -102,8 +105,6 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
     let at = cy * half + (x0 >> 1);
     for (let cx = x0 >> 1; cx < x1 >> 1; cx++, px += 2 * a, py += 2 * b, at++) {
       if (px < 0 || py < 0 || px >= pw - 1 || py >= ph - 1) continue;
-      const alpha = sampleBilinear(mask, pw, ph, px, py);
-      if (alpha <= 0.002) continue;
       let sx = px;
       let sy = py;
       let inside = 0;
@@ -112,6 +113,9 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
         sx = source[0];
         sy = source[1];
       }
+      // The mask moves with the warp: the person's chin drops with the actor's.
+      const alpha = sampleBilinear(mask, pw, ph, sx, sy);
+      if (alpha <= 0.002) continue;
       let u = sampleBilinear(person.u, pw, ph, sx, sy) + shiftU;
       let v = sampleBilinear(person.v, pw, ph, sx, sy) + shiftV;
       if (inside > 0) {

@@ -34,6 +34,8 @@ export interface MouthMotion {
   source(px: number, py: number, out: [number, number]): number;
   /** The actor's opening above rest in this frame (share of face height). */
   readonly opening: number;
+  /** The most the chin can move down, in the person's pixels. */
+  readonly maxDrop: number;
 }
 
 export function createMouthMotion(person: PersonFace): MouthMotion {
@@ -69,6 +71,7 @@ export function createMouthMotion(person: PersonFace): MouthMotion {
     },
     interiorY: MOUTH.interiorY,
     interiorV: MOUTH.interiorV,
+    maxDrop,
     get opening() {
       return open;
     },
