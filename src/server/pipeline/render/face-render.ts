@@ -91,8 +91,8 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   let framesWithFace = 0;
   let framesReplaced = 0;
   let reported = -1;
+  const decoded = decodeYuvFrames(options.template, video, { timeoutMs, signal });
   try {
-    const decoded = decodeYuvFrames(options.template, video, { timeoutMs, signal });
     for (;;) {
       let mark = performance.now();
       const next = await decoded.next();
@@ -129,6 +129,9 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   } catch (error) {
     encoder.abort();
     throw error;
+  } finally {
+    // Runs the decoder's clean-up (kills ffmpeg) when the loop stopped early.
+    await decoded.return(undefined);
   }
   ms.total = performance.now() - started;
   const notes: string[] = [];
