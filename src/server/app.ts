@@ -16,6 +16,7 @@ import { peopleRoutes } from './features/people/routes';
 import { templateAdminRoutes } from './features/templates/admin-routes';
 import { templateRoutes } from './features/templates/routes';
 import { userRoutes } from './features/users/routes';
+import { videoRoutes } from './features/videos/routes';
 import { voiceRoutes } from './features/voices/routes';
 import { registerErrorHandler } from './http/errors';
 import { createSessions } from './http/sessions';
@@ -78,6 +79,7 @@ export async function buildApp({ config, db, storage, queue, pipeline, logger = 
       await api.register(peopleRoutes, deps);
       await api.register(faceRoutes, deps);
       await api.register(voiceRoutes, deps);
+      await api.register(videoRoutes, deps);
     },
     { prefix: '/api' },
   );

@@ -146,3 +146,29 @@ export interface AdminAnalytics {
     recentFailures: { queue: string; failedAt: string; message: string }[];
   };
 }
+
+/** GET /api/processedVideos/:id, GET /api/users/:userId/processedVideos, POST /api/processedVideos. */
+export interface ProcessedVideo {
+  id: number;
+  userId: number;
+  templateId: number;
+  personId: number | null;
+  title: string;
+  description: string | null;
+  /** The output's thumbnail when completed, else null (show the template's). */
+  thumbnailUrl: string | null;
+  /** The output video (also in `outputUrl`) when completed. */
+  videoUrl: string | null;
+  outputUrl: string | null;
+  faceImageId: number | null;
+  voiceRecordingId: number | null;
+  voiceOnly: boolean;
+  status: 'pending' | 'processing' | 'completed' | 'failed';
+  error: string | null;
+  /** Real progress of the render, 0–100 per stage. */
+  faceProgress: number;
+  voiceProgress: number;
+  startedAt: string | null;
+  completedAt: string | null;
+  createdAt: string;
+}

@@ -15,6 +15,8 @@ const handlers = (overrides: Partial<JobHandlers>): JobHandlers => ({
   'face-extraction-gave-up': noop,
   'voice-analysis': noop,
   'voice-analysis-gave-up': noop,
+  render: noop,
+  'render-gave-up': noop,
   maintenance: noop,
   ...overrides,
 });
@@ -42,7 +44,7 @@ describe.each(databases)('job queue on $name', (testDatabase) => {
     await waitFor(() => seen.length === 1);
     await waitFor(async () => (await q.stats()).queues.find((s) => s.name === 'face-extraction')!.completed24h === 1);
     const stats = await q.stats();
-    expect(stats.queues.map((s) => s.name)).toEqual(['face-extraction', 'voice-analysis']);
+    expect(stats.queues.map((s) => s.name)).toEqual(['face-extraction', 'voice-analysis', 'render']);
     expect(stats.queues[0]).toMatchObject({ waiting: 0, active: 0, failed24h: 0, completed24h: 1 });
     expect(seen).toEqual([7]);
   });

@@ -58,6 +58,8 @@ export interface JobQueue {
   send<Q extends QueueName>(queue: Q, data: JobData[Q], options?: { priority?: number; onceEverySeconds?: number }): Promise<string | null>;
   /** Cancels a waiting or running job (a running handler sees its signal aborted within a heartbeat). */
   cancel(queue: QueueName, jobId: string): Promise<void>;
+  /** Cancels every waiting or running job of `queue` whose data contains `match` (e.g. { processedVideoId: 7 }). */
+  cancelWhere<Q extends QueueName>(queue: Q, match: Partial<JobData[Q]>): Promise<number>;
   stats(): Promise<{ queues: QueueStats[]; recentFailures: JobFailure[] }>;
   /** Runs the handlers in this process until stop(); at most `concurrency` jobs at once over all queues. */
   startWorkers(handlers: JobHandlers, options?: WorkerOptions): Promise<Workers>;
@@ -138,6 +140,16 @@ export async function createJobQueue(database: Database, options: QueueOptions =
 
     async cancel(queue, jobId) {
       await boss.cancel(queue, jobId);
+    },
+
+    async cancelWhere(queue, match) {
+      const { rows } = await sql.executeSql(
+        `select id from pgboss.job where name = $1 and state in ('created', 'retry', 'active') and data @> $2::jsonb`,
+        [queue, JSON.stringify(match)],
+      );
+      const ids = (rows as { id: string }[]).map((row) => row.id);
+      if (ids.length) await boss.cancel(queue, ids);
+      return ids.length;
     },
 
     async stats() {

@@ -7,6 +7,7 @@ import type { Storage } from '../storage/storage';
 import { extractFacesJob, faceExtractionGaveUp } from './face-extraction';
 import { maintenanceJob } from './maintenance';
 import type { JobHandlers, JobQueue } from './queue';
+import { renderGaveUp, renderJob } from './render';
 import { analyseVoiceJob, voiceAnalysisGaveUp } from './voice-analysis';
 
 export interface JobData {
@@ -14,6 +15,8 @@ export interface JobData {
   'face-extraction-gave-up': { faceVideoId: number };
   'voice-analysis': { voiceRecordingId: number };
   'voice-analysis-gave-up': { voiceRecordingId: number };
+  render: { processedVideoId: number };
+  'render-gave-up': { processedVideoId: number };
   maintenance: Record<string, never>;
 }
 export type QueueName = keyof JobData;
@@ -33,6 +36,8 @@ export const QUEUE_SETTINGS: Record<QueueName, QueueSettings> = {
   'face-extraction': { retryLimit: 2, retryDelaySeconds: 10, deadLetter: 'face-extraction-gave-up' },
   'voice-analysis-gave-up': { retryLimit: 2, retryDelaySeconds: 5, internal: true },
   'voice-analysis': { retryLimit: 2, retryDelaySeconds: 10, deadLetter: 'voice-analysis-gave-up' },
+  'render-gave-up': { retryLimit: 2, retryDelaySeconds: 5, internal: true },
+  render: { retryLimit: 1, retryDelaySeconds: 10, deadLetter: 'render-gave-up' },
   maintenance: { retryLimit: 0, retryDelaySeconds: 60, internal: true },
 };
 export const QUEUE_NAMES = Object.keys(QUEUE_SETTINGS) as QueueName[];
@@ -52,6 +57,8 @@ export function jobHandlers(deps: JobDeps): JobHandlers {
     'face-extraction-gave-up': (data) => faceExtractionGaveUp(deps, data),
     'voice-analysis': (data, context) => analyseVoiceJob(deps, data, context),
     'voice-analysis-gave-up': (data) => voiceAnalysisGaveUp(deps, data),
+    render: (data, context) => renderJob(deps, data, context),
+    'render-gave-up': (data) => renderGaveUp(deps, data),
     maintenance: () => maintenanceJob(deps),
   };
 }

@@ -5,6 +5,8 @@
 // plain data, typed arrays, no functions or class instances.
 import sharp from 'sharp';
 import { extractFaces } from './face-extraction';
+import { renderFace } from './render/face-render';
+import { convertVoice } from './render/voice-conversion';
 import { analyseVoice } from './voice-analysis';
 import type { AnalyseOptions, AnalysedFace, DetectOptions, DetectedFace, FaceEngine, Frame } from './face-engine';
 
@@ -12,6 +14,8 @@ import type { AnalyseOptions, AnalysedFace, DetectOptions, DetectedFace, FaceEng
 export interface TaskContext {
   /** The thread's face engine: created on first use, then kept for every task of the thread. */
   faceEngine(): Promise<FaceEngine>;
+  /** Reports progress to the caller (the `onProgress` of `pool.run`); absent outside a pool. */
+  progress?(value: unknown): void;
 }
 
 /** Largest picture `analyseImage` decodes: 40 megapixels (a 48 MP phone photo must be scaled down first). */
@@ -77,12 +81,24 @@ async function analyseVoiceTask(input: { file: string }) {
   return analyseVoice(input.file);
 }
 
+/** The face stage of a render (render/face-render.ts); progress: the fraction of frames done. */
+async function renderFaceTask(input: { template: string; personFace: string; output: string }, context: TaskContext) {
+  return renderFace({ ...input, engine: await context.faceEngine(), onProgress: (fraction) => context.progress?.(fraction) });
+}
+
+/** The voice stage of a render (render/voice-conversion.ts); progress: the fraction done. */
+async function convertVoiceTask(input: { narration: string; person: string; output: string }, context: TaskContext) {
+  return convertVoice({ ...input, onProgress: (fraction) => context.progress?.(fraction) });
+}
+
 export const pipelineTasks = {
   detectFaces,
   analyseFrame,
   analyseImage,
   extractFaces: extractFacesTask,
   analyseVoice: analyseVoiceTask,
+  renderFace: renderFaceTask,
+  convertVoice: convertVoiceTask,
 } satisfies Record<string, (input: never, context: TaskContext) => Promise<unknown>>;
 
 export type PipelineTasks = typeof pipelineTasks;

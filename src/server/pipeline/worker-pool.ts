@@ -20,7 +20,13 @@ export interface WorkerPool<T extends TaskRegistry> {
    * Uint8Array is copied with ALL of its underlying ArrayBuffer: give a frame its own buffer.
    * Rejects with the task's error, or an Error naming the task if its thread died under it.
    */
-  run<N extends TaskName<T>>(task: N, input: TaskInput<T, N>, transferList?: readonly TransferListItem[]): Promise<TaskOutput<T, N>>;
+  run<N extends TaskName<T>>(
+    task: N,
+    input: TaskInput<T, N>,
+    transferList?: readonly TransferListItem[],
+    /** Called with what the task reports through its context's `progress` (a long render, say). */
+    onProgress?: (value: unknown) => void,
+  ): Promise<TaskOutput<T, N>>;
   /**
    * Refuses new tasks, rejects the queued ones that have not started, waits for the running ones to
    * finish (stopping a thread in the middle of a native call, sharp's for one, can crash the process),
@@ -43,13 +49,19 @@ interface SentError {
   message: string;
   stack?: string;
 }
-type TaskReply = { id: number; output: unknown } | { id: number; error: SentError };
+type TaskReply = { id: number; output: unknown } | { id: number; error: SentError } | { id: number; progress: unknown };
+
+/** What serveTasks adds to a task's context: `progress(value)` reaches the caller's `onProgress`. */
+export interface TaskProgress {
+  progress(value: unknown): void;
+}
 
 interface Job {
   id: number;
   task: string;
   input: unknown;
   transferList?: readonly TransferListItem[];
+  onProgress?(value: unknown): void;
   resolve(output: unknown): void;
   reject(error: Error): void;
 }
@@ -121,6 +133,10 @@ export function createWorkerPool<T extends TaskRegistry>(entry: URL, options: { 
     const { worker } = thread;
     worker.on('message', (reply: TaskReply) => {
       if (reply.id !== thread.job?.id) return;
+      if ('progress' in reply) {
+        thread.job.onProgress?.(reply.progress);
+        return;
+      }
       const job = finish(thread)!;
       if ('error' in reply) job.reject(receivedError(reply.error));
       else job.resolve(reply.output);
@@ -167,10 +183,18 @@ export function createWorkerPool<T extends TaskRegistry>(entry: URL, options: { 
 
   return {
     size,
-    run(task, input, transferList) {
+    run(task, input, transferList, onProgress) {
       if (closed) return Promise.reject(new Error(`the pipeline pool is closed: task "${task}" was not run`));
       return new Promise((resolve, reject) => {
-        queue.push({ id: nextId++, task, input, resolve: resolve as (output: unknown) => void, reject, ...(transferList ? { transferList } : {}) });
+        queue.push({
+          id: nextId++,
+          task,
+          input,
+          resolve: resolve as (output: unknown) => void,
+          reject,
+          ...(transferList ? { transferList } : {}),
+          ...(onProgress ? { onProgress } : {}),
+        });
         dispatch();
       });
     },
@@ -191,14 +215,15 @@ export function createWorkerPool<T extends TaskRegistry>(entry: URL, options: { 
  * (the pool sends a thread one task at a time). A task's error goes back as the task's rejection; an
  * uncaught exception kills the thread, and the pool rejects the task and replaces the thread.
  */
-export function serveTasks<C>(tasks: Record<string, (input: never, context: C) => Promise<unknown>>, context: C): void {
+export function serveTasks<C>(tasks: Record<string, (input: never, context: C & TaskProgress) => Promise<unknown>>, context: C): void {
   const port = parentPort;
   if (!port) throw new Error('serveTasks runs in a worker thread started by a worker pool');
   port.on('message', async ({ id, task, input }: TaskRequest) => {
     try {
       const run = Object.hasOwn(tasks, task) ? tasks[task] : undefined;
       if (!run) throw new Error(`unknown pipeline task "${task}"`);
-      port.postMessage({ id, output: await run(input as never, context) } satisfies TaskReply);
+      const progress = (value: unknown) => port.postMessage({ id, progress: value } satisfies TaskReply);
+      port.postMessage({ id, output: await run(input as never, { ...context, progress }) } satisfies TaskReply);
     } catch (error) {
       const { name = 'Error', message = String(error), stack } = error instanceof Error ? error : {};
       port.postMessage({ id, error: { name, message, ...(stack ? { stack } : {}) } } satisfies TaskReply);

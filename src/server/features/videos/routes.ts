@@ -1,0 +1,79 @@
+// Personalised videos (spec 02 §7; decisions page): create (queues the render), read, list own, delete,
+// and live progress as Server-Sent Events (GET /api/processedVideos/:id is the plain fallback).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createProcessedVideoSchema } from '../../../shared/video-rules';
+import { parseId, parseInput } from '../../http/errors';
+import { requireUser } from '../../http/guards';
+import type { RouteDeps } from '../../http/route-deps';
+import { requireSelf } from '../people/access';
+import { createProcessedVideo, deleteProcessedVideo, listProcessedVideos, ownProcessedVideo, toProcessedVideo } from './service';
+
+/** How often the event stream looks at the row (progress is written at most every 500 ms). */
+const EVENTS_EVERY_MS = 1000;
+/** A stream ends after this long; EventSource reconnects by itself. */
+const EVENTS_MAX_MS = 10 * 60 * 1000;
+
+export async function videoRoutes(app: FastifyInstance, { db, sessions, storage, queue }: RouteDeps) {
+  const idParam = (request: FastifyRequest) => parseId((request.params as { id: string }).id);
+
+  app.post('/processedVideos', async (request, reply) => {
+    const user = await requireUser(sessions, request);
+    const input = parseInput(createProcessedVideoSchema, request.body);
+    requireSelf(user, input.userId);
+    const row = await createProcessedVideo({ db, queue }, user, input);
+    return reply.status(201).send(toProcessedVideo(row));
+  });
+
+  app.get('/processedVideos/:id', async (request) => {
+    const user = await requireUser(sessions, request);
+    return toProcessedVideo(await ownProcessedVideo(db, user, idParam(request)));
+  });
+
+  app.get('/users/:userId/processedVideos', async (request) => {
+    const user = await requireUser(sessions, request);
+    requireSelf(user, parseId((request.params as { userId: string }).userId));
+    return (await listProcessedVideos(db, user.id)).map(toProcessedVideo);
+  });
+
+  app.delete('/processedVideos/:id', async (request, reply) => {
+    const user = await requireUser(sessions, request);
+    const row = await ownProcessedVideo(db, user, idParam(request));
+    await deleteProcessedVideo({ db, storage, queue }, row);
+    return reply.status(204).send();
+  });
+
+  /**
+   * GET /api/processedVideos/:id/events: `data: <ProcessedVideo JSON>` whenever it changes, until it is
+   * completed or failed (or deleted: an `event: deleted`). Polled from the database, so it works whichever
+   * process renders.
+   */
+  app.get('/processedVideos/:id/events', async (request, reply) => {
+    const user = await requireUser(sessions, request);
+    const id = idParam(request);
+    await ownProcessedVideo(db, user, id);
+    reply.hijack();
+    const out = reply.raw;
+    out.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, private', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    let last = '';
+    let open = true;
+    request.raw.on('close', () => (open = false));
+    const started = Date.now();
+    while (open && Date.now() - started < EVENTS_MAX_MS) {
+      let row;
+      try {
+        row = await ownProcessedVideo(db, user, id);
+      } catch {
+        out.write('event: deleted\ndata: {}\n\n');
+        break;
+      }
+      const json = JSON.stringify(toProcessedVideo(row));
+      if (json !== last) {
+        out.write(`data: ${json}\n\n`);
+        last = json;
+      }
+      if (row.status === 'completed' || row.status === 'failed') break;
+      await new Promise((resolve) => setTimeout(resolve, EVENTS_EVERY_MS));
+    }
+    out.end();
+  });
+}

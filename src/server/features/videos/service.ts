@@ -1,0 +1,173 @@
+// Personalised videos (spec 02 §3, §5, §7; decisions page): the server decides everything. A request
+// writes the row `pending` and queues its render; the render job moves it to processing → completed |
+// failed; deleting cancels a running render and removes the files.
+import { and, count, desc, eq, gte } from 'drizzle-orm';
+import type { ProcessedVideo } from '../../../shared/api-types';
+import { planById } from '../../../shared/plans';
+import { type CreateProcessedVideoInput, VIDEO_MESSAGES } from '../../../shared/video-rules';
+import type { Db } from '../../db/open';
+import { type UserRow, faceImages, people, processedVideos, purchases, videoTemplates, voiceRecordings } from '../../db/schema';
+import { HttpError, badRequest, forbidden, notFound } from '../../http/errors';
+import type { JobQueue } from '../../jobs/queue';
+import type { Storage } from '../../storage/storage';
+
+export type ProcessedVideoRow = typeof processedVideos.$inferSelect;
+
+export function toProcessedVideo(row: ProcessedVideoRow): ProcessedVideo {
+  return {
+    id: row.id,
+    userId: row.userId,
+    templateId: row.templateId,
+    personId: row.personId,
+    title: row.title,
+    description: row.description,
+    thumbnailUrl: row.thumbnailUrl,
+    videoUrl: row.videoUrl,
+    outputUrl: row.outputUrl,
+    faceImageId: row.faceImageId,
+    voiceRecordingId: row.voiceRecordingId,
+    voiceOnly: row.voiceOnly,
+    status: row.status,
+    error: row.error,
+    faceProgress: row.faceProgress,
+    voiceProgress: row.voiceProgress,
+    startedAt: row.startedAt?.toISOString() ?? null,
+    completedAt: row.completedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** A row of the caller's, else 404: another user's video is not even said to exist. */
+export async function ownProcessedVideo(db: Db, user: UserRow, id: number): Promise<ProcessedVideoRow> {
+  const [row] = await db.select().from(processedVideos).where(eq(processedVideos.id, id)).limit(1);
+  if (!row || row.userId !== user.id) throw notFound(VIDEO_MESSAGES.videoNotFound);
+  return row;
+}
+
+export function listProcessedVideos(db: Db, userId: number): Promise<ProcessedVideoRow[]> {
+  return db.select().from(processedVideos).where(eq(processedVideos.userId, userId)).orderBy(desc(processedVideos.createdAt), desc(processedVideos.id));
+}
+
+/** The decisions page's premium rule: admins, active/trial Premium or Family subscribers, or a completed purchase. */
+async function mayUseTemplate(db: Db, user: UserRow, template: typeof videoTemplates.$inferSelect): Promise<boolean> {
+  if (!template.isPremium || user.role === 'admin') return true;
+  if (planById(user.plan).premiumTemplates && (user.subscriptionStatus === 'active' || user.subscriptionStatus === 'trial')) return true;
+  const [bought] = await db
+    .select({ id: purchases.id })
+    .from(purchases)
+    .where(and(eq(purchases.userId, user.id), eq(purchases.templateId, template.id), eq(purchases.status, 'completed')))
+    .limit(1);
+  return Boolean(bought);
+}
+
+/** The Free plan's videos per calendar month (UTC); admins and paid plans are unlimited. */
+async function checkMonthlyLimit(db: Db, user: UserRow) {
+  const plan = planById(user.plan);
+  if (user.role === 'admin' || plan.videosPerMonth === null) return;
+  const now = new Date();
+  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const [{ n } = { n: 0 }] = await db
+    .select({ n: count() })
+    .from(processedVideos)
+    .where(and(eq(processedVideos.userId, user.id), gte(processedVideos.createdAt, monthStart)));
+  if (n >= plan.videosPerMonth) {
+    throw forbidden(`Your ${plan.name} plan allows ${plan.videosPerMonth} videos a month. Upgrade to make more.`);
+  }
+}
+
+/**
+ * Validates everything against the caller's own rows (404 for anything not theirs), picks the person's
+ * default face and voice when none is named (spec 02 §5), writes the row `pending` and queues its render.
+ * A `status`, `videoUrl` or `outputUrl` in the body is not even read.
+ */
+export async function createProcessedVideo(
+  deps: { db: Db; queue: JobQueue },
+  user: UserRow,
+  input: CreateProcessedVideoInput,
+): Promise<ProcessedVideoRow> {
+  const { db, queue } = deps;
+  if (input.templateId === undefined) throw badRequest(VIDEO_MESSAGES.noTemplate);
+  const [template] = await db.select().from(videoTemplates).where(eq(videoTemplates.id, input.templateId)).limit(1);
+  if (!template) throw notFound(VIDEO_MESSAGES.templateNotFound);
+  if (!(await mayUseTemplate(db, user, template))) throw forbidden(VIDEO_MESSAGES.premiumRequired);
+
+  const useFace = input.useFaceSwap && !template.voiceOnly;
+  const useVoice = input.useVoiceSwap;
+  if (!useFace && !useVoice) throw badRequest(template.voiceOnly ? VIDEO_MESSAGES.voiceRequired : VIDEO_MESSAGES.nothingToDo);
+
+  let personId = input.personId ?? null;
+  if (personId !== null) {
+    const [person] = await db.select({ userId: people.userId }).from(people).where(eq(people.id, personId)).limit(1);
+    if (!person || person.userId !== user.id) throw notFound('Person not found');
+  }
+
+  const faceImageId = useFace ? await chooseFace(db, user, input.faceImageId ?? null, personId) : null;
+  const voiceRecordingId = useVoice ? await chooseVoice(db, user, input.voiceRecordingId ?? null, personId) : null;
+  if (useFace && faceImageId === null) throw badRequest(VIDEO_MESSAGES.faceRequired);
+  if (useVoice && voiceRecordingId === null) throw badRequest(VIDEO_MESSAGES.voiceRequired);
+  // A face or voice of a person names that person on the video.
+  personId ??= (await personOf(db, faceImageId, voiceRecordingId)) ?? null;
+
+  await checkMonthlyLimit(db, user);
+  const [row] = await db
+    .insert(processedVideos)
+    .values({
+      userId: user.id,
+      templateId: template.id,
+      personId,
+      title: input.title,
+      description: input.description ?? null,
+      faceImageId,
+      voiceRecordingId,
+      voiceOnly: !useFace,
+    })
+    .returning();
+  try {
+    await queue.send('render', { processedVideoId: row!.id });
+  } catch (error) {
+    await db.delete(processedVideos).where(eq(processedVideos.id, row!.id));
+    throw error;
+  }
+  return row!;
+}
+
+async function chooseFace(db: Db, user: UserRow, faceImageId: number | null, personId: number | null): Promise<number | null> {
+  if (faceImageId !== null) {
+    const [face] = await db.select().from(faceImages).where(eq(faceImages.id, faceImageId)).limit(1);
+    if (!face || face.userId !== user.id) throw notFound('Face image not found');
+    return face.id;
+  }
+  if (personId === null) return null;
+  const faces = await db.select().from(faceImages).where(eq(faceImages.personId, personId));
+  return (faces.find((face) => face.isDefault) ?? faces[0])?.id ?? null;
+}
+
+async function chooseVoice(db: Db, user: UserRow, voiceRecordingId: number | null, personId: number | null): Promise<number | null> {
+  if (voiceRecordingId !== null) {
+    const [voice] = await db.select().from(voiceRecordings).where(eq(voiceRecordings.id, voiceRecordingId)).limit(1);
+    if (!voice || voice.userId !== user.id) throw notFound('Voice recording not found');
+    return voice.id;
+  }
+  if (personId === null) return null;
+  const voices = await db.select().from(voiceRecordings).where(eq(voiceRecordings.personId, personId));
+  return (voices.find((voice) => voice.isDefault) ?? voices[0])?.id ?? null;
+}
+
+async function personOf(db: Db, faceImageId: number | null, voiceRecordingId: number | null): Promise<number | undefined> {
+  if (faceImageId !== null) return (await db.select({ personId: faceImages.personId }).from(faceImages).where(eq(faceImages.id, faceImageId)))[0]?.personId;
+  if (voiceRecordingId !== null) {
+    return (await db.select({ personId: voiceRecordings.personId }).from(voiceRecordings).where(eq(voiceRecordings.id, voiceRecordingId)))[0]?.personId;
+  }
+  return undefined;
+}
+
+/**
+ * Deletes the row and its files. A render still running sees its row gone (the job's heartbeat is
+ * cancelled too) and keeps nothing of what it made.
+ */
+export async function deleteProcessedVideo(deps: { db: Db; storage: Storage; queue: JobQueue }, row: ProcessedVideoRow): Promise<void> {
+  const [deleted] = await deps.db.delete(processedVideos).where(eq(processedVideos.id, row.id)).returning();
+  if (!deleted) throw new HttpError(404, VIDEO_MESSAGES.videoNotFound);
+  await deps.queue.cancelWhere('render', { processedVideoId: row.id });
+  await Promise.all([deps.storage.removeUrl(deleted.outputUrl), deps.storage.removeUrl(deleted.thumbnailUrl)]);
+}

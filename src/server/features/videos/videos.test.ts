@@ -1,0 +1,183 @@
+// Personalised videos through the real routes: validation with the spec's messages, ownership (404,
+// no hint), the premium and monthly rules, the lifecycle with a real render (face and voice really
+// moved towards the person's), progress events, and delete (files gone, a running render cancelled).
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FaceImage, ProcessedVideo, VoiceRecording } from '../../../shared/api-types';
+import { VIDEO_MESSAGES } from '../../../shared/video-rules';
+import { processedVideos, users, videoTemplates } from '../../db/schema';
+import { ffmpegBinary, probe, runProcess } from '../../media/ffmpeg';
+import { speak } from '../../media/speech';
+import { analyseVoice } from '../../pipeline/voice-analysis';
+import { cosineSimilarity } from '../../pipeline/face-engine';
+import { testDatabases } from '../../testing/databases';
+import { PORTRAIT, dataUrl, filesUnder } from '../../testing/media-fixtures';
+import { type Member, memberWithPerson } from '../../testing/people-kit';
+import { type TestApp, createTestApp, json } from '../../testing/test-app';
+import { until } from '../../testing/wait';
+
+const [pglite] = await testDatabases();
+const PERSON_PHOTO = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample5.jpg');
+
+/** A 4 s template: the portrait as the "actor", zooming slowly, narrated by a high eSpeak voice. */
+async function makeTemplate(dir: string): Promise<string> {
+  const narration = path.join(dir, 'narration.wav');
+  await speak('One, two, three, four. Let us count together, one more time.', { voice: 'en-us+f3', pitch: 60, speed: 150 }, narration);
+  const output = path.join(dir, 'template.mp4');
+  await runProcess(ffmpegBinary(), [
+    '-v', 'error', '-y', '-loop', '1', '-i', PORTRAIT, '-i', narration,
+    '-vf', "scale=720:720,zoompan=z='1.3+0.05*sin(on/10)':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=40:s=640x360:fps=10",
+    '-t', '4', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-af', 'apad', '-shortest', '-movflags', '+faststart', output,
+  ], { timeout: 60_000 });
+  return output;
+}
+
+describe('processed videos', () => {
+  let t: TestApp;
+  let scratch: string;
+  let templateId: number;
+  let premiumId: number;
+  let voiceOnlyId: number;
+  beforeAll(async () => {
+    t = await createTestApp(pglite!, { workers: true });
+    // The first account is the admin (exempt from plans and purchases): take it out of the way.
+    await t.client().register();
+    scratch = await mkdtemp(path.join(tmpdir(), 'familystar-videos-'));
+    const file = await makeTemplate(scratch);
+    const insert = async (fields: Partial<typeof videoTemplates.$inferInsert>) => {
+      const [row] = await t.database.db.insert(videoTemplates).values({ title: 'Counting', description: 'Count', duration: 4, ...fields }).returning();
+      const copy = path.join(scratch, `${row!.id}.mp4`);
+      await runProcess('cp', [file, copy]);
+      const stored = await t.storage.moveIn(copy, 'templates', row!.id, 'mp4');
+      await t.database.db.update(videoTemplates).set({ videoUrl: stored.url }).where(eq(videoTemplates.id, row!.id));
+      return row!.id;
+    };
+    templateId = await insert({});
+    premiumId = await insert({ title: 'Letters', isPremium: true, priceCents: 299 });
+    voiceOnlyId = await insert({ title: 'Colours', voiceOnly: true });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  /** A member whose person has a face (a real photo of someone else than the actor) and a low voice. */
+  async function memberWithFaceAndVoice(plan: 'free' | 'family' = 'family'): Promise<Member & { faceImageId: number; voiceRecordingId: number }> {
+    const m = await memberWithPerson(t, plan);
+    const face = await m.client.post('/api/faceImages', { personId: m.personId, name: 'Photo', imageData: dataUrl(readFileSync(PERSON_PHOTO), 'image/jpeg') });
+    expect(face.statusCode, face.body).toBe(201);
+    const wav = path.join(scratch, `voice-${m.userId}.wav`);
+    await speak('Once upon a time a little fox found a shiny red ball and rolled it all the way home to show her brother.', { voice: 'en-us+m3', pitch: 25, speed: 140 }, wav);
+    const voice = await m.client.post('/api/voiceRecordings', { personId: m.personId, name: 'Voice', audioData: dataUrl(readFileSync(wav), 'audio/wav') });
+    expect(voice.statusCode, voice.body).toBe(201);
+    return { ...m, faceImageId: json<FaceImage>(face).id, voiceRecordingId: json<VoiceRecording>(voice).id };
+  }
+
+  it('validates with the spec messages and keeps other users’ rows out of reach (404)', async () => {
+    const m = await memberWithFaceAndVoice();
+    const stranger = await memberWithFaceAndVoice();
+    const post = (body: Record<string, unknown>) => m.client.post('/api/processedVideos', { templateId, title: 'My version', personId: m.personId, ...body });
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ title: 'ab' }, 400, VIDEO_MESSAGES.titleTooShort],
+      [{ templateId: undefined }, 400, VIDEO_MESSAGES.noTemplate],
+      [{ templateId: 999_999 }, 404, VIDEO_MESSAGES.templateNotFound],
+      [{ templateId: premiumId }, 403, VIDEO_MESSAGES.premiumRequired],
+      [{ personId: stranger.personId }, 404, 'Person not found'],
+      [{ faceImageId: stranger.faceImageId }, 404, 'Face image not found'],
+      [{ voiceRecordingId: stranger.voiceRecordingId }, 404, 'Voice recording not found'],
+      [{ personId: null }, 400, VIDEO_MESSAGES.faceRequired],
+      [{ personId: null, useFaceSwap: false }, 400, VIDEO_MESSAGES.voiceRequired],
+      [{ useFaceSwap: false, useVoiceSwap: false }, 400, VIDEO_MESSAGES.nothingToDo],
+    ];
+    for (const [body, status, message] of cases) {
+      const response = await post(body);
+      expect([response.statusCode, json(response).message], JSON.stringify(body)).toEqual([status, message]);
+    }
+    // The free plan's premium rule on the server: a family subscriber with an active subscription may.
+    await t.database.db.update(users).set({ subscriptionStatus: 'active' }).where(eq(users.id, m.userId));
+    const allowed = await post({ templateId: premiumId, useFaceSwap: false, useVoiceSwap: true });
+    expect(allowed.statusCode, allowed.body).toBe(201);
+    await m.client.delete(`/api/processedVideos/${json<ProcessedVideo>(allowed).id}`);
+
+    // A status, videoUrl or outputUrl in the body is not read; the row is the server's.
+    const created = await post({ status: 'completed', videoUrl: '/evil.mp4', outputUrl: '/evil.mp4', useFaceSwap: false });
+    expect(created.statusCode).toBe(201);
+    expect(json<ProcessedVideo>(created)).toMatchObject({ status: 'pending', videoUrl: null, outputUrl: null, voiceRecordingId: m.voiceRecordingId, faceImageId: null });
+    const id = json<ProcessedVideo>(created).id;
+    expect((await stranger.client.get(`/api/processedVideos/${id}`)).statusCode).toBe(404);
+    expect((await stranger.client.delete(`/api/processedVideos/${id}`)).statusCode).toBe(404);
+    expect((await stranger.client.get(`/api/users/${m.userId}/processedVideos`)).statusCode).toBe(403);
+    expect(json<ProcessedVideo[]>(await stranger.client.get(`/api/users/${stranger.userId}/processedVideos`))).toEqual([]);
+    // A voice-only template never swaps the face, whatever the form says.
+    const voiceOnly = await post({ templateId: voiceOnlyId });
+    expect(json<ProcessedVideo>(voiceOnly)).toMatchObject({ voiceOnly: true, faceImageId: null });
+    for (const video of [id, json<ProcessedVideo>(voiceOnly).id]) await m.client.delete(`/api/processedVideos/${video}`);
+  }, 180_000);
+
+  it('renders: the face is the person’s, the voice moves to the person’s pitch, same length; delete removes the files', async () => {
+    const m = await memberWithFaceAndVoice();
+    const created = await m.client.post('/api/processedVideos', { templateId, title: 'My version of Counting', personId: m.personId });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = json<ProcessedVideo>(created).id;
+    // Live progress: the event stream runs until the render ends, with real figures on the way.
+    const stream = await m.client.get(`/api/processedVideos/${id}/events`);
+    expect(stream.headers['content-type']).toBe('text/event-stream');
+    const events = stream.body
+      .split('\n\n')
+      .filter((block) => block.startsWith('data: '))
+      .map((block) => JSON.parse(block.slice(6)) as ProcessedVideo);
+    expect(events.at(-1)!.status).toBe('completed');
+    expect(events.some((event) => event.status === 'processing' && event.faceProgress > 0 && event.faceProgress < 100)).toBe(true);
+    const done = json<ProcessedVideo>(await m.client.get(`/api/processedVideos/${id}`));
+    expect(done).toMatchObject({ status: 'completed', error: null, faceProgress: 100, voiceProgress: 100 });
+    const output = t.storage.fromUrl(done.outputUrl)!.path;
+    expect((await m.client.get(done.thumbnailUrl!)).headers['content-type']).toBe('image/jpeg');
+    expect((await m.client.request('GET', done.videoUrl!, undefined, { range: 'bytes=0-9' })).statusCode).toBe(206);
+
+    // Same length as the template.
+    const [template] = await t.database.db.select().from(videoTemplates).where(eq(videoTemplates.id, templateId));
+    const templateFile = t.storage.fromUrl(template!.videoUrl)!.path;
+    expect(Math.abs((await probe(output)).duration! - (await probe(templateFile)).duration!)).toBeLessThan(0.1);
+
+    // The voice: the narrator's ~220 Hz moved to the person's low voice (within 5 %).
+    const [person, narrator, result] = await Promise.all([
+      analyseVoice(path.join(scratch, `voice-${m.userId}.wav`)),
+      analyseVoice(templateFile),
+      analyseVoice(output),
+    ]);
+    expect(Math.abs(result.pitchMedianHz! / person.pitchMedianHz! - 1)).toBeLessThan(0.05);
+    expect(narrator.pitchMedianHz! / person.pitchMedianHz!).toBeGreaterThan(1.5);
+
+    // The face: closer to the person's photo than to the actor in the middle frame.
+    const middle = path.join(scratch, `middle-${id}.png`);
+    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', '2', '-i', output, '-frames:v', '1', middle]);
+    const [rendered, personFace, actor] = await Promise.all(
+      [middle, PERSON_PHOTO, PORTRAIT].map(async (file) => (await t.pipeline.run('analyseImage', { file })).faces[0]!.embedding),
+    );
+    expect(cosineSimilarity(rendered!, personFace!)).toBeGreaterThan(cosineSimilarity(rendered!, actor!));
+
+    // Deleting removes the row and both files.
+    expect((await m.client.delete(`/api/processedVideos/${id}`)).statusCode).toBe(204);
+    expect((await m.client.get(`/api/processedVideos/${id}`)).statusCode).toBe(404);
+    expect(filesUnder(path.join(t.storage.root, 'processed-videos')).filter((file) => file.startsWith(`${m.userId}/`))).toEqual([]);
+  }, 300_000);
+
+  it('deleting a video while it renders cancels it and leaves nothing behind', async () => {
+    const m = await memberWithFaceAndVoice();
+    const created = await m.client.post('/api/processedVideos', { templateId, title: 'Gone soon', personId: m.personId });
+    const id = json<ProcessedVideo>(created).id;
+    await until(() => m.client.get(`/api/processedVideos/${id}`).then((response) => json<ProcessedVideo>(response).status), (status) => status === 'processing', 120_000);
+    expect((await m.client.delete(`/api/processedVideos/${id}`)).statusCode).toBe(204);
+    // The render stops or finishes into nothing: no row, no output, no temporary folder left.
+    await until(() => t.queue.stats().then((stats) => stats.queues.find((queue) => queue.name === 'render')!.active), (active) => active === 0, 240_000);
+    expect(await t.database.db.select().from(processedVideos).where(eq(processedVideos.id, id))).toEqual([]);
+    // Every video of every test was deleted: once no render runs, not a file is left.
+    expect(filesUnder(path.join(t.storage.root, 'processed-videos'))).toEqual([]);
+    expect(filesUnder(path.join(t.dataDir, 'tmp')), 'temporary files').toEqual([]);
+  }, 300_000);
+});

@@ -1,0 +1,143 @@
+// The render job: a processed video's template with the person's face (render/face-render.ts) and voice
+// (render/voice-conversion.ts), made in the pipeline's threads with real progress per stage, then muxed,
+// given a thumbnail from its own frames and moved into storage in one step. pending → processing →
+// completed | failed (with words a parent understands). Work happens in a temporary folder that goes
+// either way; a video deleted while it renders keeps nothing.
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { and, eq, inArray } from 'drizzle-orm';
+import { VIDEO_MESSAGES } from '../../shared/video-rules';
+import { faceImages, processedVideos, videoTemplates, voiceRecordings } from '../db/schema';
+import { probe, runFfmpeg } from '../media/ffmpeg';
+import { VOICE_CONVERSION_MESSAGES, muxAudio } from '../pipeline/render/voice-conversion';
+import type { StoredFile } from '../storage/storage';
+import type { JobContext } from './queue';
+import type { JobData, JobDeps } from './registry';
+
+/** Progress is written at most this often (each write is a query). */
+const PROGRESS_EVERY_MS = 500;
+const PARENT_FACING = new Set<string>(Object.values(VOICE_CONVERSION_MESSAGES));
+
+class RenderProblem extends Error {}
+
+export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['render'], context: JobContext): Promise<void> {
+  const { db, storage } = deps;
+  const [row] = await db.select().from(processedVideos).where(eq(processedVideos.id, processedVideoId)).limit(1);
+  if (!row || row.status === 'completed' || row.status === 'failed') return;
+  await db
+    .update(processedVideos)
+    .set({ status: 'processing', startedAt: new Date(), faceProgress: 0, voiceProgress: 0, error: null })
+    .where(eq(processedVideos.id, row.id));
+
+  const dir = await storage.tempPath();
+  await mkdir(dir);
+  try {
+    const [template] = await db.select().from(videoTemplates).where(eq(videoTemplates.id, row.templateId)).limit(1);
+    const templateFile = await existing(storage.fromUrl(template?.videoUrl), VIDEO_MESSAGES.templateMissing);
+    const face = row.faceImageId === null ? undefined : (await db.select().from(faceImages).where(eq(faceImages.id, row.faceImageId)))[0];
+    const voice = row.voiceRecordingId === null ? undefined : (await db.select().from(voiceRecordings).where(eq(voiceRecordings.id, row.voiceRecordingId)))[0];
+    const faceFile = row.faceImageId === null ? undefined : await existing(storage.fromUrl(face?.imageUrl), VIDEO_MESSAGES.faceMissing);
+    const voiceFile = row.voiceRecordingId === null ? undefined : await existing(storage.fromUrl(voice?.audioUrl), VIDEO_MESSAGES.voiceMissing);
+
+    let picture = templateFile.path;
+    if (faceFile) {
+      picture = path.join(dir, 'face.mp4');
+      await deps.pipeline.run('renderFace', { template: templateFile.path, personFace: faceFile.path, output: picture }, undefined, progressWriter(deps, row.id, 'faceProgress'));
+      await setProgress(deps, row.id, { faceProgress: 100 });
+      context.signal.throwIfAborted();
+    }
+    let final = picture;
+    if (voiceFile) {
+      const audio = path.join(dir, 'voice.m4a');
+      await deps.pipeline.run('convertVoice', { narration: templateFile.path, person: voiceFile.path, output: audio }, undefined, progressWriter(deps, row.id, 'voiceProgress'));
+      final = path.join(dir, 'video.mp4');
+      await muxAudio(picture, audio, final);
+      await setProgress(deps, row.id, { voiceProgress: 100 });
+      context.signal.throwIfAborted();
+    }
+    if (final === templateFile.path) throw new RenderProblem(VIDEO_MESSAGES.nothingToDo);
+
+    const thumbnail = path.join(dir, 'thumbnail.jpg');
+    const seconds = (await probe(final)).duration ?? 2;
+    await runFfmpeg(['-v', 'error', '-y', '-ss', String(Math.min(2, seconds / 2)), '-i', final, '-frames:v', '1', '-q:v', '3', thumbnail], { timeoutMs: 30_000 });
+    await keep(deps, row, final, thumbnail);
+  } catch (error) {
+    const message = error instanceof RenderProblem || (error instanceof Error && PARENT_FACING.has(error.message)) ? (error as Error).message : undefined;
+    if (message || context.lastAttempt) await markFailed(deps, row.id, message ?? VIDEO_MESSAGES.renderFailed);
+    else await db.update(processedVideos).set({ status: 'pending' }).where(and(eq(processedVideos.id, row.id), eq(processedVideos.status, 'processing')));
+    // A problem with the parent's material is final; anything else is retried.
+    if (!message) throw error;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** pg-boss gave up (the worker died on every attempt): say so on the row. */
+export async function renderGaveUp(deps: JobDeps, { processedVideoId }: JobData['render-gave-up']): Promise<void> {
+  await deps.db
+    .update(processedVideos)
+    .set({ status: 'failed', error: VIDEO_MESSAGES.renderFailed })
+    .where(and(eq(processedVideos.id, processedVideoId), inArray(processedVideos.status, ['pending', 'processing'])));
+}
+
+async function existing(file: StoredFile | undefined, message: string): Promise<StoredFile> {
+  if (!file) throw new RenderProblem(message);
+  try {
+    await probe(file.path, { maxSeconds: 1 });
+  } catch {
+    throw new RenderProblem(message);
+  }
+  return file;
+}
+
+async function markFailed(deps: JobDeps, id: number, message: string) {
+  await deps.db.update(processedVideos).set({ status: 'failed', error: message }).where(eq(processedVideos.id, id));
+}
+
+function setProgress(deps: JobDeps, id: number, values: { faceProgress?: number; voiceProgress?: number }) {
+  return deps.db.update(processedVideos).set(values).where(eq(processedVideos.id, id));
+}
+
+/** Writes a stage's progress (0..1 from the task) as a percentage, at most every PROGRESS_EVERY_MS. */
+function progressWriter(deps: JobDeps, id: number, column: 'faceProgress' | 'voiceProgress') {
+  let last = 0;
+  let shown = 0;
+  return (value: unknown) => {
+    const percent = Math.min(99, Math.floor(Number(value) * 100));
+    if (!Number.isFinite(percent) || percent <= shown || Date.now() - last < PROGRESS_EVERY_MS) return;
+    last = Date.now();
+    shown = percent;
+    setProgress(deps, id, { [column]: percent }).catch((error: unknown) => deps.log.warn({ err: error }, 'progress write failed'));
+  };
+}
+
+/** Moves the result in and completes the row in one transaction; a row deleted meanwhile keeps nothing. */
+async function keep(deps: JobDeps, row: typeof processedVideos.$inferSelect, video: string, thumbnail: string) {
+  const { db, storage } = deps;
+  const movedVideo = await storage.moveIn(video, 'processed-videos', row.userId, 'mp4');
+  const movedThumbnail = await storage.moveIn(thumbnail, 'processed-videos', row.userId, 'jpg').catch(async (error: unknown) => {
+    await storage.removeUrl(movedVideo.url);
+    throw error;
+  });
+  try {
+    const [updated] = await db
+      .update(processedVideos)
+      .set({
+        status: 'completed',
+        videoUrl: movedVideo.url,
+        outputUrl: movedVideo.url,
+        thumbnailUrl: movedThumbnail.url,
+        faceProgress: row.faceImageId === null ? 0 : 100,
+        voiceProgress: row.voiceRecordingId === null ? 0 : 100,
+        completedAt: new Date(),
+        error: null,
+      })
+      .where(eq(processedVideos.id, row.id))
+      .returning({ id: processedVideos.id });
+    if (!updated) throw new Error('deleted while rendering');
+  } catch (error) {
+    await Promise.all([storage.removeUrl(movedVideo.url), storage.removeUrl(movedThumbnail.url)]);
+    if ((error as Error).message === 'deleted while rendering') return;
+    throw error;
+  }
+}

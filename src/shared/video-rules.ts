@@ -1,0 +1,42 @@
+// Creating a personalised video (spec 02 §5, §8): the form's rules and messages, shared by the form and
+// the route.
+import { z } from 'zod';
+
+export const VIDEO_MESSAGES = {
+  titleTooShort: 'Title must be at least 3 characters',
+  titleTooLong: 'Title must be at most 200 characters',
+  noTemplate: 'No template selected or user not logged in',
+  templateNotFound: 'Template not found',
+  premiumRequired: 'This is a premium template. Purchase it or upgrade your plan to use it.',
+  faceRequired: 'Face image required: Please capture or select a face image for face swapping',
+  voiceRequired: 'Voice recording required: Please record or select a voice recording for voice swapping',
+  nothingToDo: 'Choose a face or a voice to put in the video.',
+  videoNotFound: 'Video not found',
+  voiceOnlyTemplate: 'This template only personalises the voice: turn off the face swap.',
+  // Render failures, in words a parent understands (the row's `error`).
+  templateMissing: 'The template video is missing on the server. Please choose another template.',
+  renderFailed: 'Something went wrong while making your video. Please try again.',
+  faceMissing: 'The chosen face image is no longer available. Please choose another one.',
+  voiceMissing: 'The chosen voice recording is no longer available. Please choose another one.',
+} as const;
+
+const id = z.number({ error: 'Invalid id' }).int('Invalid id').positive('Invalid id');
+
+export const createProcessedVideoSchema = z.object({
+  templateId: id.optional(),
+  userId: id.nullish(),
+  personId: id.nullish(),
+  title: z.string({ error: VIDEO_MESSAGES.titleTooShort }).trim().min(3, VIDEO_MESSAGES.titleTooShort).max(200, VIDEO_MESSAGES.titleTooLong),
+  description: z.string().trim().max(2000, 'Description must be at most 2000 characters').nullish(),
+  faceImageId: id.nullish(),
+  voiceRecordingId: id.nullish(),
+  useFaceSwap: z.boolean().default(true),
+  useVoiceSwap: z.boolean().default(true),
+});
+export type CreateProcessedVideoInput = z.infer<typeof createProcessedVideoSchema>;
+
+/** The spec's cost formula read as seconds (decisions page), before the server has measured throughput. */
+export function estimatedProcessingSeconds(durationSeconds: number, face: boolean, voice: boolean): number {
+  const cost = 10 + 0.5 * durationSeconds + (face ? 20 : 0) + (voice ? 15 : 0);
+  return Math.min(300, Math.max(15, Math.round(cost)));
+}
