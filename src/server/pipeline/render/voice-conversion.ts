@@ -256,16 +256,15 @@ const SPECTRUM_FFT = 1024;
 /** Frames more than this many dB below the loudest ones are pauses and left out of the average. */
 const SPECTRUM_FRAME_RANGE_DB = 30;
 
-/** Long-term average power spectrum (SPECTRUM_FFT/2 + 1 bins at RATE) of the speech frames. */
-export function averagePowerSpectrum(samples: Float32Array): Float64Array {
+/** Hann-windowed power spectra (SPECTRUM_FFT/2 + 1 bins at RATE) of half-overlapping frames, with each
+ * frame's energy; silent frames are left out. Shared by the average spectrum and the band levels. */
+function powerFrames(samples: Float32Array): { energy: number; power: Float64Array }[] {
   const fft = new FFT(SPECTRUM_FFT);
-  const hop = SPECTRUM_FFT / 2;
   const window = Float64Array.from({ length: SPECTRUM_FFT }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / SPECTRUM_FFT));
-  const frames: Float64Array[] = [];
-  const energies: number[] = [];
   const input = new Array<number>(SPECTRUM_FFT).fill(0);
   const out = fft.createComplexArray() as number[];
-  for (let start = 0; start + SPECTRUM_FFT <= samples.length; start += hop) {
+  const frames: { energy: number; power: Float64Array }[] = [];
+  for (let start = 0; start + SPECTRUM_FFT <= samples.length; start += SPECTRUM_FFT / 2) {
     let energy = 0;
     for (let i = 0; i < SPECTRUM_FFT; i++) {
       input[i] = samples[start + i]! * window[i]!;
@@ -275,9 +274,16 @@ export function averagePowerSpectrum(samples: Float32Array): Float64Array {
     fft.realTransform(out, input);
     const power = new Float64Array(SPECTRUM_FFT / 2 + 1);
     for (let bin = 0; bin < power.length; bin++) power[bin] = out[2 * bin]! ** 2 + out[2 * bin + 1]! ** 2;
-    frames.push(power);
-    energies.push(energy);
+    frames.push({ energy, power });
   }
+  return frames;
+}
+
+/** Long-term average power spectrum (SPECTRUM_FFT/2 + 1 bins at RATE) of the speech frames. */
+export function averagePowerSpectrum(samples: Float32Array): Float64Array {
+  const all = powerFrames(samples);
+  const frames = all.map((frame) => frame.power);
+  const energies = all.map((frame) => frame.energy);
   const average = new Float64Array(SPECTRUM_FFT / 2 + 1);
   if (!frames.length) return average;
   const threshold = Math.max(...energies) * 10 ** (-SPECTRUM_FRAME_RANGE_DB / 10);
@@ -362,33 +368,20 @@ const BAND_FRAME_RANGE_DB = 20;
  * level, so this is the measure it moves one for one (and the one cepstral timbre measures average).
  */
 export function bandLevels(samples: Float32Array): number[] {
-  const fft = new FFT(SPECTRUM_FFT);
-  const hop = SPECTRUM_FFT / 2;
   const binHz = RATE / SPECTRUM_FFT;
   const centres = EQ_BAND_CENTRES_HZ.filter((hz) => hz * 2 ** (1 / 6) < RATE / 2);
   const bands = centres.map((centre) => {
     const low = Math.max(1, Math.round((centre * 2 ** (-1 / 6)) / binHz));
     return { low, high: Math.max(low, Math.round((centre * 2 ** (1 / 6)) / binHz)) };
   });
-  const window = Float64Array.from({ length: SPECTRUM_FFT }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / SPECTRUM_FFT));
-  const input = new Array<number>(SPECTRUM_FFT).fill(0);
-  const out = fft.createComplexArray() as number[];
-  const frames: { energy: number; levels: number[] }[] = [];
-  for (let start = 0; start + SPECTRUM_FFT <= samples.length; start += hop) {
-    let energy = 0;
-    for (let i = 0; i < SPECTRUM_FFT; i++) {
-      input[i] = samples[start + i]! * window[i]!;
-      energy += input[i]! ** 2;
-    }
-    if (energy === 0) continue;
-    fft.realTransform(out, input);
-    const levels = bands.map(({ low, high }) => {
+  const frames = powerFrames(samples).map(({ energy, power }) => ({
+    energy,
+    levels: bands.map(({ low, high }) => {
       let sum = 0;
-      for (let bin = low; bin <= high; bin++) sum += out[2 * bin]! ** 2 + out[2 * bin + 1]! ** 2;
+      for (let bin = low; bin <= high; bin++) sum += power[bin]!;
       return 10 * Math.log10(sum / (high - low + 1) + 1e-12);
-    });
-    frames.push({ energy, levels });
-  }
+    }),
+  }));
   const threshold = Math.max(0, ...frames.map((frame) => frame.energy)) * 10 ** (-BAND_FRAME_RANGE_DB / 10);
   const loud = frames.filter((frame) => frame.energy >= threshold);
   return bands.map((_, band) => loud.reduce((sum, frame) => sum + frame.levels[band]!, 0) / (loud.length || 1));
