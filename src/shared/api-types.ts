@@ -151,7 +151,8 @@ export interface AdminAnalytics {
 export interface ProcessedVideo {
   id: number;
   userId: number;
-  templateId: number;
+  /** The template it was made from; null for a voice-only video made from the user's own upload. */
+  templateId: number | null;
   personId: number | null;
   title: string;
   description: string | null;

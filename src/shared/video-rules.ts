@@ -40,3 +40,31 @@ export function estimatedProcessingSeconds(durationSeconds: number, face: boolea
   const cost = 10 + 0.5 * durationSeconds + (face ? 20 : 0) + (voice ? 15 : 0);
   return Math.min(300, Math.max(15, Math.round(cost)));
 }
+
+/** Spec 02 §9: the lowercased title with spaces as hyphens, plus .mp4; 'processed-video.mp4' without one. */
+export function downloadFileName(title: string | null | undefined): string {
+  const base = (title ?? '').trim().toLowerCase().replace(/\s+/g, '-');
+  return base ? `${base}.mp4` : 'processed-video.mp4';
+}
+
+/** What a short-lived signed media link is for: a download (as a file) or a TV that fetches without the cookie. */
+export type MediaLinkPurpose = 'download' | 'cast';
+
+/** POST /api/processedVideos/:id/link → a URL that works without the session cookie until `expiresAt`. */
+export interface MediaLink {
+  url: string;
+  expiresAt: string;
+}
+
+/** GET /api/processedVideos/estimate: seconds, from the server's measured throughput or (before any render) the formula. */
+export interface ProcessingEstimate {
+  seconds: number;
+  basis: 'measured' | 'formula';
+}
+
+/** Spec 02 §2: 'N min M sec' or 'N seconds'. */
+export function formatEstimate(seconds: number): string {
+  const whole = Math.max(1, Math.round(seconds));
+  if (whole < 60) return `${whole} seconds`;
+  return `${Math.floor(whole / 60)} min ${whole % 60} sec`;
+}
