@@ -2,7 +2,8 @@
 // Duration, and Featured / Premium / Voice only with the price. Each form passes its own choices
 // (spec 02 §9: the quick form and the upload form differ) and its own duration rules.
 import { TextField } from '@client/components/ui/form-field';
-import { CheckboxField, SelectField, TextAreaField } from './form-bits';
+import { CheckboxField, TextAreaField } from '@client/components/ui/form-field';
+import { SelectField } from './form-bits';
 
 export type TemplateBasicKey = 'title' | 'description' | 'category' | 'ageRange' | 'duration';
 
