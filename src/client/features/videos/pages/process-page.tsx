@@ -1,6 +1,91 @@
-import { PlaceholderPage } from '@client/components/placeholder-page';
+// Create Your Video (spec 02 §2): /process/{templateId}, or /process/new to pick a template first. After
+// Create My Video the address carries ?video={id}, so the status card survives a reload.
+import { ArrowLeft } from 'lucide-react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { Button } from '@client/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@client/components/ui/card';
+import { Skeleton } from '@client/components/ui/skeleton';
+import { useDocumentTitle } from '@client/lib/use-document-title';
+import { useCurrentUser } from '@client/features/auth/api/use-current-user';
+import { useTemplate } from '@client/features/templates/api/use-template';
+import { CreateVideoForm } from '../components/create-video-form';
+import { ProcessingStatusCard } from '../components/processing-status-card';
+import { TemplatePicker } from '../components/template-picker';
+import { TemplateSummaryCard } from '../components/template-summary-card';
 
-/** /process/{templateId}: templateId is a template id or 'new' (from the Create Video button). */
-export default function ProcessPage(_props: { templateId: string }) {
-  return <PlaceholderPage title="Create Your Video" />;
+export default function ProcessPage({ templateId }: { templateId: string }) {
+  useDocumentTitle('Create Your Video');
+  return (
+    <div className="container-page grid gap-6 py-8">
+      <div>
+        <Button asChild variant="ghost" size="sm" className="-ml-2">
+          <Link href="/library">
+            <ArrowLeft aria-hidden="true" /> Back to Library
+          </Link>
+        </Button>
+      </div>
+      {templateId === 'new' ? (
+        <section className="grid gap-4">
+          <h1 className="text-3xl font-bold tracking-tight">Create Your Video</h1>
+          <p className="text-muted-foreground">Pick a video to star your loved one in.</p>
+          <TemplatePicker />
+        </section>
+      ) : /^\d+$/.test(templateId) ? (
+        <CreateForTemplate id={Number(templateId)} />
+      ) : (
+        <InvalidTemplate />
+      )}
+    </div>
+  );
+}
+
+function CreateForTemplate({ id }: { id: number }) {
+  const template = useTemplate(id);
+  const { user } = useCurrentUser();
+  const [, navigate] = useLocation();
+  const videoParam = new URLSearchParams(useSearch()).get('video');
+  const videoId = videoParam && /^\d+$/.test(videoParam) ? Number(videoParam) : undefined;
+
+  if (template.isError) return <InvalidTemplate />;
+  if (!template.data || !user) {
+    return (
+      <div className="grid gap-6 lg:grid-cols-[2fr_3fr]">
+        <Skeleton className="h-96 rounded-2xl" />
+        <Skeleton className="h-96 rounded-2xl" />
+      </div>
+    );
+  }
+  return (
+    <section className="grid gap-6">
+      <h1 className="text-3xl font-bold tracking-tight">Create Your Video</h1>
+      <div className="grid items-start gap-6 lg:grid-cols-[2fr_3fr]">
+        <TemplateSummaryCard template={template.data} />
+        {videoId !== undefined ? (
+          <ProcessingStatusCard videoId={videoId} onStartOver={() => navigate(`/process/${id}`, { replace: true })} />
+        ) : (
+          <CreateVideoForm
+            template={template.data}
+            user={user}
+            onCreated={(video) => navigate(`/process/${id}?video=${video.id}`, { replace: true })}
+          />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function InvalidTemplate() {
+  return (
+    <Card className="mx-auto w-full max-w-lg text-center">
+      <CardHeader>
+        <CardTitle>Invalid template ID</CardTitle>
+        <CardDescription>The template you're looking for doesn't exist or may have been removed.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Button asChild>
+          <Link href="/library">Go to Library</Link>
+        </Button>
+      </CardContent>
+    </Card>
+  );
 }

@@ -1,0 +1,190 @@
+// The Create page's form (spec 02 §2, §5): title, description, what to replace, whose face and voice.
+// The same schema and messages as the server, which checks everything again and renders the video.
+import { CircleAlert, Sparkles, Users } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Link } from 'wouter';
+import type { CurrentUser, ProcessedVideo, VideoTemplate } from '@shared/api-types';
+import { VIDEO_MESSAGES, createProcessedVideoSchema, estimatedProcessingSeconds, formatEstimate } from '@shared/video-rules';
+import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
+import { Button } from '@client/components/ui/button';
+import { Card, CardContent } from '@client/components/ui/card';
+import { CheckboxField, TextAreaField, TextField } from '@client/components/ui/form-field';
+import { Label } from '@client/components/ui/label';
+import { NativeSelect } from '@client/components/ui/native-select';
+import { Skeleton } from '@client/components/ui/skeleton';
+import { notifyError } from '@client/lib/notify';
+import { usePersonFaceImages } from '@client/features/faces/api/use-person-face-images';
+import { usePeople } from '@client/features/people/api/use-people';
+import { usePersonVoiceRecordings } from '@client/features/voices/api/use-person-voice-recordings';
+import { useCreateProcessedVideo } from '../api/use-create-processed-video';
+import { useProcessingEstimate } from '../api/use-processing-estimate';
+import { FaceSelection } from './face-selection';
+import { VoiceSelection } from './voice-selection';
+
+type FieldName = 'title' | 'face' | 'voice' | 'form';
+
+interface CreateVideoFormProps {
+  template: VideoTemplate;
+  user: CurrentUser;
+  onCreated: (video: ProcessedVideo) => void;
+}
+
+export function CreateVideoForm({ template, user, onCreated }: CreateVideoFormProps) {
+  const [title, setTitle] = useState(`My version of ${template.title}`);
+  const [description, setDescription] = useState('');
+  const [useFaceSwap, setUseFaceSwap] = useState(!template.voiceOnly);
+  const [useVoiceSwap, setUseVoiceSwap] = useState(true);
+  const [chosenPersonId, setChosenPersonId] = useState<number>();
+  const [chosenFaceId, setChosenFaceId] = useState<number | null>(null);
+  const [chosenVoiceId, setChosenVoiceId] = useState<number | null>(null);
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const personSelectId = useId();
+
+  const people = usePeople(user.id);
+  const person = people.data?.find((p) => p.id === chosenPersonId) ?? people.data?.[0];
+  const faces = usePersonFaceImages(useFaceSwap ? person?.id : undefined);
+  const voices = usePersonVoiceRecordings(useVoiceSwap ? person?.id : undefined);
+  // Until the parent picks one, the person's default (else first) face and voice are used (spec 02 §5).
+  const faceId = pickOwn(faces.data, chosenFaceId);
+  const voiceId = pickOwn(voices.data, chosenVoiceId);
+
+  const measured = useProcessingEstimate(template.id, useFaceSwap, useVoiceSwap);
+  const estimate = measured.data?.seconds ?? estimatedProcessingSeconds(template.duration, useFaceSwap, useVoiceSwap);
+  const create = useCreateProcessedVideo(user.id);
+  const swapping = useFaceSwap || useVoiceSwap;
+
+  function submit() {
+    const next: Partial<Record<FieldName, string>> = {};
+    const parsed = createProcessedVideoSchema.safeParse({
+      templateId: template.id,
+      userId: user.id,
+      personId: swapping ? (person?.id ?? null) : null,
+      title,
+      description: description.trim() || null,
+      faceImageId: useFaceSwap ? faceId : null,
+      voiceRecordingId: useVoiceSwap ? voiceId : null,
+      useFaceSwap,
+      useVoiceSwap,
+    });
+    if (!parsed.success) next.title = parsed.error.issues[0]?.message;
+    if (useFaceSwap && faceId === null) next.face = VIDEO_MESSAGES.faceRequired;
+    if (useVoiceSwap && voiceId === null) next.voice = VIDEO_MESSAGES.voiceRequired;
+    if (!swapping) next.form = VIDEO_MESSAGES.nothingToDo;
+    setErrors(next);
+    if (!parsed.success || Object.keys(next).length > 0) return;
+    create.mutate(parsed.data, {
+      onSuccess: onCreated,
+      onError: (error) => {
+        setErrors({ form: error.message });
+        notifyError(error.message || 'An unknown error occurred', 'Processing failed');
+      },
+    });
+  }
+
+  return (
+    <form
+      noValidate
+      className="grid gap-6"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <Card>
+        <CardContent className="grid gap-5 p-5">
+          <TextField label="Video Title" value={title} error={errors.title} maxLength={200} onChange={(event) => setTitle(event.target.value)} />
+          <TextAreaField label="Description (Optional)" value={description} onChange={setDescription} />
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardContent className="grid gap-4 p-5">
+          <h2 className="font-semibold">Processing Options</h2>
+          <CheckboxField
+            label="Replace actor's face with your face"
+            checked={useFaceSwap}
+            onChange={setUseFaceSwap}
+            hint={template.voiceOnly ? 'This template personalises the voice only.' : undefined}
+            className={template.voiceOnly ? 'pointer-events-none opacity-60' : undefined}
+          />
+          <CheckboxField label="Replace actor's voice with your voice" checked={useVoiceSwap} onChange={setUseVoiceSwap} />
+        </CardContent>
+      </Card>
+
+      {swapping && (
+        <Card>
+          <CardContent className="grid gap-5 p-5">
+            {people.isPending ? (
+              <Skeleton className="h-10 rounded-lg" />
+            ) : !person ? (
+              <Alert>
+                <Users aria-hidden="true" />
+                <AlertTitle>Add a person first</AlertTitle>
+                <AlertDescription>
+                  Faces and voices belong to a person's profile. Add someone special, then come back to make their video.
+                  <Button asChild size="sm" className="mt-2 w-fit">
+                    <Link href="/people">Add a person</Link>
+                  </Button>
+                </AlertDescription>
+              </Alert>
+            ) : (
+              <>
+                <div className="grid gap-2">
+                  <Label htmlFor={personSelectId}>Choose a Person</Label>
+                  <NativeSelect
+                    id={personSelectId}
+                    value={person.id}
+                    onChange={(event) => {
+                      setChosenPersonId(Number(event.target.value));
+                      setChosenFaceId(null);
+                      setChosenVoiceId(null);
+                      setErrors({});
+                    }}
+                  >
+                    {people.data?.map((p) => (
+                      <option key={p.id} value={p.id}>
+                        {p.name}
+                        {p.relationship ? ` (${p.relationship})` : ''}
+                      </option>
+                    ))}
+                  </NativeSelect>
+                </div>
+                {useFaceSwap && <FaceSelection person={person} faces={faces.data} selectedId={faceId} onSelect={setChosenFaceId} error={errors.face} />}
+                {useVoiceSwap && (
+                  <VoiceSelection person={person} recordings={voices.data} selectedId={voiceId} onSelect={setChosenVoiceId} error={errors.voice} />
+                )}
+              </>
+            )}
+            <Link href="/people" className="text-sm text-primary underline-offset-4 hover:underline">
+              Manage people profiles
+            </Link>
+          </CardContent>
+        </Card>
+      )}
+
+      {errors.form && (
+        <Alert variant="destructive">
+          <CircleAlert aria-hidden="true" />
+          <AlertTitle>Your video was not started</AlertTitle>
+          <AlertDescription>{errors.form}</AlertDescription>
+        </Alert>
+      )}
+
+      <div className="grid gap-3 sm:flex sm:items-center sm:justify-between">
+        <p className="text-sm text-muted-foreground" data-testid="estimated-time">
+          Estimated processing time: <span className="font-medium text-foreground">{formatEstimate(estimate)}</span>
+        </p>
+        <Button type="submit" size="lg" disabled={create.isPending}>
+          <Sparkles aria-hidden="true" /> {create.isPending ? 'Processing...' : 'Create My Video'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The chosen item if it is still in the list, else the default, else the first; null for an empty list. */
+function pickOwn<T extends { id: number; isDefault: boolean }>(items: T[] | undefined, chosen: number | null): number | null {
+  if (!items?.length) return null;
+  if (chosen !== null && items.some((item) => item.id === chosen)) return chosen;
+  return (items.find((item) => item.isDefault) ?? items[0]!).id;
+}
