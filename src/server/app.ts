@@ -20,6 +20,7 @@ import { videoRoutes } from './features/videos/routes';
 import { voiceRoutes } from './features/voices/routes';
 import { registerErrorHandler } from './http/errors';
 import { createSessions } from './http/sessions';
+import { createMediaLinkSigner } from './http/signed-links';
 import type { JobQueue } from './jobs/queue';
 import type { PipelinePool } from './pipeline/worker-pool';
 import type { Storage } from './storage/storage';
@@ -68,7 +69,7 @@ export async function buildApp({ config, db, storage, queue, pipeline, logger = 
   });
   await app.register(
     async (api) => {
-      const deps = { db, sessions, storage, queue, pipeline };
+      const deps = { db, sessions, storage, queue, pipeline, mediaLinks: createMediaLinkSigner(config.sessionSecret) };
       api.get('/health', async () => ({ ok: true }));
       await api.register(authRoutes, deps);
       await api.register(userRoutes, deps);

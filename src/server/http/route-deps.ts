@@ -3,6 +3,7 @@ import type { JobQueue } from '../jobs/queue';
 import type { PipelinePool } from '../pipeline/worker-pool';
 import type { Storage } from '../storage/storage';
 import type { Sessions } from './sessions';
+import type { MediaLinkSigner } from './signed-links';
 
 /** What every feature's routes are given by buildApp. */
 export interface RouteDeps {
@@ -11,4 +12,6 @@ export interface RouteDeps {
   storage: Storage;
   queue: JobQueue;
   pipeline: PipelinePool;
+  /** Signs and checks the short-lived media URLs a TV or a download uses without the cookie. */
+  mediaLinks: MediaLinkSigner;
 }

@@ -1,19 +1,26 @@
 // Personalised videos (spec 02 §7; decisions page): create (queues the render), read, list own, delete,
-// and live progress as Server-Sent Events (GET /api/processedVideos/:id is the plain fallback).
+// live progress as Server-Sent Events (GET /api/processedVideos/:id is the plain fallback), the expected
+// processing time, and short-lived signed links for a download or a TV.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { createProcessedVideoSchema } from '../../../shared/video-rules';
 import { parseId, parseInput } from '../../http/errors';
 import { requireUser } from '../../http/guards';
 import type { RouteDeps } from '../../http/route-deps';
 import { requireSelf } from '../people/access';
-import { createProcessedVideo, deleteProcessedVideo, listProcessedVideos, ownProcessedVideo, toProcessedVideo } from './service';
+import { estimateProcessing, estimateQuerySchema } from './estimate';
+import { createMediaLink, createProcessedVideo, deleteProcessedVideo, listProcessedVideos, ownProcessedVideo, toProcessedVideo } from './service';
 
 /** How often the event stream looks at the row (progress is written at most every 500 ms). */
 const EVENTS_EVERY_MS = 1000;
 /** A stream ends after this long; EventSource reconnects by itself. */
 const EVENTS_MAX_MS = 10 * 60 * 1000;
 
-export async function videoRoutes(app: FastifyInstance, { db, sessions, storage, queue }: RouteDeps) {
+const mediaLinkRequestSchema = z.object({
+  purpose: z.enum(['download', 'cast'], { error: 'The link must be for a download or for casting.' }),
+});
+
+export async function videoRoutes(app: FastifyInstance, { db, sessions, storage, queue, mediaLinks }: RouteDeps) {
   const idParam = (request: FastifyRequest) => parseId((request.params as { id: string }).id);
 
   app.post('/processedVideos', async (request, reply) => {
@@ -24,9 +31,22 @@ export async function videoRoutes(app: FastifyInstance, { db, sessions, storage,
     return reply.status(201).send(toProcessedVideo(row));
   });
 
+  // A static segment: Fastify matches it before /processedVideos/:id whatever the order (links.test.ts checks).
+  app.get('/processedVideos/estimate', async (request) => {
+    await requireUser(sessions, request);
+    return estimateProcessing(db, parseInput(estimateQuerySchema, request.query));
+  });
+
   app.get('/processedVideos/:id', async (request) => {
     const user = await requireUser(sessions, request);
     return toProcessedVideo(await ownProcessedVideo(db, user, idParam(request)));
+  });
+
+  app.post('/processedVideos/:id/link', async (request) => {
+    const user = await requireUser(sessions, request);
+    const id = idParam(request);
+    const { purpose } = parseInput(mediaLinkRequestSchema, request.body);
+    return createMediaLink({ storage, mediaLinks }, await ownProcessedVideo(db, user, id), purpose);
   });
 
   app.get('/users/:userId/processedVideos', async (request) => {

@@ -4,10 +4,11 @@
 import { and, count, desc, eq, gte } from 'drizzle-orm';
 import type { ProcessedVideo } from '../../../shared/api-types';
 import { planById } from '../../../shared/plans';
-import { type CreateProcessedVideoInput, VIDEO_MESSAGES } from '../../../shared/video-rules';
+import { type CreateProcessedVideoInput, type MediaLink, type MediaLinkPurpose, VIDEO_MESSAGES, downloadFileName } from '../../../shared/video-rules';
 import type { Db } from '../../db/open';
 import { type UserRow, faceImages, people, processedVideos, purchases, videoTemplates, voiceRecordings } from '../../db/schema';
-import { HttpError, badRequest, forbidden, notFound } from '../../http/errors';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import type { MediaLinkSigner } from '../../http/signed-links';
 import type { JobQueue } from '../../jobs/queue';
 import type { Storage } from '../../storage/storage';
 
@@ -170,4 +171,21 @@ export async function deleteProcessedVideo(deps: { db: Db; storage: Storage; que
   if (!deleted) throw new HttpError(404, VIDEO_MESSAGES.videoNotFound);
   await deps.queue.cancelWhere('render', { processedVideoId: row.id });
   await Promise.all([deps.storage.removeUrl(deleted.outputUrl), deps.storage.removeUrl(deleted.thumbnailUrl)]);
+}
+
+/**
+ * How long a signed link works: a download starts at once; a TV streams the whole film with Range requests,
+ * each of which must still pass.
+ */
+export const MEDIA_LINK_LIFETIME_MS: Record<MediaLinkPurpose, number> = { download: 10 * 60 * 1000, cast: 4 * 60 * 60 * 1000 };
+
+export const VIDEO_NOT_READY = 'This video is not ready yet.';
+
+/** A short-lived URL of a completed video's file that works without the cookie (a download, or a TV). */
+export function createMediaLink(deps: { storage: Storage; mediaLinks: MediaLinkSigner }, row: ProcessedVideoRow, purpose: MediaLinkPurpose): MediaLink {
+  const file = row.status === 'completed' ? deps.storage.fromUrl(row.outputUrl) : undefined;
+  if (file?.kind !== 'processed-videos') throw conflict(VIDEO_NOT_READY);
+  const expiresAt = new Date(Date.now() + MEDIA_LINK_LIFETIME_MS[purpose]);
+  const link = deps.mediaLinks.sign(file.url, expiresAt, purpose === 'download' ? downloadFileName(row.title) : undefined);
+  return { url: link.url, expiresAt: link.expiresAt.toISOString() };
 }
