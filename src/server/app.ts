@@ -17,6 +17,7 @@ import { templateAdminRoutes } from './features/templates/admin-routes';
 import { templateRoutes } from './features/templates/routes';
 import { userRoutes } from './features/users/routes';
 import { videoRoutes } from './features/videos/routes';
+import { voiceOnlyRoutes } from './features/videos/voice-only';
 import { voiceRoutes } from './features/voices/routes';
 import { registerErrorHandler } from './http/errors';
 import { createSessions } from './http/sessions';
@@ -81,6 +82,7 @@ export async function buildApp({ config, db, storage, queue, pipeline, logger = 
       await api.register(faceRoutes, deps);
       await api.register(voiceRoutes, deps);
       await api.register(videoRoutes, deps);
+      await api.register(voiceOnlyRoutes, deps);
     },
     { prefix: '/api' },
   );

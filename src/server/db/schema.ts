@@ -238,10 +238,9 @@ export const processedVideos = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    // A template in use cannot be deleted: the videos made from it would break.
-    templateId: integer('template_id')
-      .notNull()
-      .references(() => videoTemplates.id, { onDelete: 'restrict' }),
+    // A template in use cannot be deleted: the videos made from it would break. Null for a voice-only
+    // video made from the user's own upload (sourceUrl).
+    templateId: integer('template_id').references(() => videoTemplates.id, { onDelete: 'restrict' }),
     personId: integer('person_id').references(() => people.id, { onDelete: 'set null' }),
     title: text('title').notNull(),
     description: text('description'),
@@ -255,6 +254,8 @@ export const processedVideos = pgTable(
       .default('pending'),
     error: text('error'),
     outputUrl: text('output_url'),
+    /** A voice-only upload's own video (processed-videos media of the owner, never public); null for a template's video. */
+    sourceUrl: text('source_url'),
     /** Real progress reported by the render worker, 0–100 per stage. */
     faceProgress: integer('face_progress').notNull().default(0),
     voiceProgress: integer('voice_progress').notNull().default(0),

@@ -1,14 +1,16 @@
-// The render job: a processed video's template with the person's face (render/face-render.ts) and voice
-// (render/voice-conversion.ts), made in the pipeline's threads with real progress per stage, then muxed,
-// given a thumbnail from its own frames and moved into storage in one step. pending → processing →
-// completed | failed (with words a parent understands). Work happens in a temporary folder that goes
-// either way; a video deleted while it renders keeps nothing.
+// The render job: a processed video's template (or, voice-only, the parent's own upload) with the
+// person's face (render/face-render.ts) and voice (render/voice-conversion.ts), made in the pipeline's
+// threads with real progress per stage, then muxed, given a thumbnail from its own frames and moved into
+// storage in one step. Without a face the picture is kept as it is (copied, or made H.264 when a browser
+// could not play it). pending → processing → completed | failed (with words a parent understands). Work
+// happens in a temporary folder that goes either way; a video deleted while it renders keeps nothing.
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import { VIDEO_MESSAGES } from '../../shared/video-rules';
+import { VOICE_ONLY_MESSAGES } from '../../shared/voice-only-rules';
 import { faceImages, processedVideos, videoTemplates, voiceRecordings } from '../db/schema';
-import { probe, runFfmpeg } from '../media/ffmpeg';
+import { MEDIA_TIMEOUTS, probe, runFfmpeg, runFfprobe } from '../media/ffmpeg';
 import { VOICE_CONVERSION_MESSAGES, muxAudio } from '../pipeline/render/voice-conversion';
 import type { StoredFile } from '../storage/storage';
 import type { JobContext } from './queue';
@@ -32,30 +34,31 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
   const dir = await storage.tempPath();
   await mkdir(dir);
   try {
-    const [template] = await db.select().from(videoTemplates).where(eq(videoTemplates.id, row.templateId)).limit(1);
-    const templateFile = await existing(storage.fromUrl(template?.videoUrl), VIDEO_MESSAGES.templateMissing);
+    const sourceFile = await sourceOf(deps, row);
     const face = row.faceImageId === null ? undefined : (await db.select().from(faceImages).where(eq(faceImages.id, row.faceImageId)))[0];
     const voice = row.voiceRecordingId === null ? undefined : (await db.select().from(voiceRecordings).where(eq(voiceRecordings.id, row.voiceRecordingId)))[0];
     const faceFile = row.faceImageId === null ? undefined : await existing(storage.fromUrl(face?.imageUrl), VIDEO_MESSAGES.faceMissing);
     const voiceFile = row.voiceRecordingId === null ? undefined : await existing(storage.fromUrl(voice?.audioUrl), VIDEO_MESSAGES.voiceMissing);
 
-    let picture = templateFile.path;
+    let picture = sourceFile.path;
     if (faceFile) {
       picture = path.join(dir, 'face.mp4');
-      await deps.pipeline.run('renderFace', { template: templateFile.path, personFace: faceFile.path, output: picture }, undefined, progressWriter(deps, row.id, 'faceProgress'));
+      await deps.pipeline.run('renderFace', { template: sourceFile.path, personFace: faceFile.path, output: picture }, undefined, progressWriter(deps, row.id, 'faceProgress'));
       await setProgress(deps, row.id, { faceProgress: 100 });
       context.signal.throwIfAborted();
     }
     let final = picture;
     if (voiceFile) {
       const audio = path.join(dir, 'voice.m4a');
-      await deps.pipeline.run('convertVoice', { narration: templateFile.path, person: voiceFile.path, output: audio }, undefined, progressWriter(deps, row.id, 'voiceProgress'));
+      await deps.pipeline.run('convertVoice', { narration: sourceFile.path, person: voiceFile.path, output: audio }, undefined, progressWriter(deps, row.id, 'voiceProgress'));
+      if (!faceFile) picture = await playablePicture(sourceFile.path, dir);
+      context.signal.throwIfAborted();
       final = path.join(dir, 'video.mp4');
       await muxAudio(picture, audio, final);
       await setProgress(deps, row.id, { voiceProgress: 100 });
       context.signal.throwIfAborted();
     }
-    if (final === templateFile.path) throw new RenderProblem(VIDEO_MESSAGES.nothingToDo);
+    if (final === sourceFile.path) throw new RenderProblem(VIDEO_MESSAGES.nothingToDo);
 
     const thumbnail = path.join(dir, 'thumbnail.jpg');
     const seconds = (await probe(final)).duration ?? 2;
@@ -78,6 +81,36 @@ export async function renderGaveUp(deps: JobDeps, { processedVideoId }: JobData[
     .update(processedVideos)
     .set({ status: 'failed', error: VIDEO_MESSAGES.renderFailed })
     .where(and(eq(processedVideos.id, processedVideoId), inArray(processedVideos.status, ['pending', 'processing'])));
+}
+
+/** The video the render starts from: a voice-only upload's own file, else the template's. */
+async function sourceOf(deps: JobDeps, row: typeof processedVideos.$inferSelect): Promise<StoredFile> {
+  if (row.sourceUrl !== null) return existing(deps.storage.fromUrl(row.sourceUrl), VOICE_ONLY_MESSAGES.sourceMissing);
+  const [template] = row.templateId === null ? [] : await deps.db.select().from(videoTemplates).where(eq(videoTemplates.id, row.templateId)).limit(1);
+  return existing(deps.storage.fromUrl(template?.videoUrl), VIDEO_MESSAGES.templateMissing);
+}
+
+/**
+ * The picture to mux, kept as it is when every browser plays it in MP4 (H.264, 8-bit 4:2:0); anything
+ * else (a phone's HEVC, an AVI's MPEG-4, a WebM's VP8) is encoded to H.264 first, picture unchanged.
+ */
+async function playablePicture(video: string, dir: string): Promise<string> {
+  const { stdout } = await runFfprobe(
+    ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,pix_fmt', '-of', 'json', video],
+    { timeoutMs: MEDIA_TIMEOUTS.probeMs },
+  );
+  const stream = (JSON.parse(stdout) as { streams?: { codec_name?: string; pix_fmt?: string }[] }).streams?.[0];
+  if (stream?.codec_name === 'h264' && (stream.pix_fmt === 'yuv420p' || stream.pix_fmt === 'yuvj420p')) return video;
+  const output = path.join(dir, 'picture.mp4');
+  await runFfmpeg(
+    [
+      '-nostdin', '-v', 'error', '-y', '-i', video, '-map', '0:v:0', '-an',
+      '-vf', 'scale=trunc(iw/2)*2:trunc(ih/2)*2', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p',
+      '-movflags', '+faststart', output,
+    ],
+    { timeoutMs: 30 * 60_000 },
+  );
+  return output;
 }
 
 async function existing(file: StoredFile | undefined, message: string): Promise<StoredFile> {

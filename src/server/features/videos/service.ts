@@ -62,7 +62,7 @@ async function mayUseTemplate(db: Db, user: UserRow, template: typeof videoTempl
 }
 
 /** The Free plan's videos per calendar month (UTC); admins and paid plans are unlimited. */
-async function checkMonthlyLimit(db: Db, user: UserRow) {
+export async function checkMonthlyLimit(db: Db, user: UserRow) {
   const plan = planById(user.plan);
   if (user.role === 'admin' || plan.videosPerMonth === null) return;
   const now = new Date();
@@ -86,7 +86,7 @@ export async function createProcessedVideo(
   user: UserRow,
   input: CreateProcessedVideoInput,
 ): Promise<ProcessedVideoRow> {
-  const { db, queue } = deps;
+  const { db } = deps;
   if (input.templateId === undefined) throw badRequest(VIDEO_MESSAGES.noTemplate);
   const [template] = await db.select().from(videoTemplates).where(eq(videoTemplates.id, input.templateId)).limit(1);
   if (!template) throw notFound(VIDEO_MESSAGES.templateNotFound);
@@ -110,23 +110,25 @@ export async function createProcessedVideo(
   personId ??= (await personOf(db, faceImageId, voiceRecordingId)) ?? null;
 
   await checkMonthlyLimit(db, user);
-  const [row] = await db
-    .insert(processedVideos)
-    .values({
-      userId: user.id,
-      templateId: template.id,
-      personId,
-      title: input.title,
-      description: input.description ?? null,
-      faceImageId,
-      voiceRecordingId,
-      voiceOnly: !useFace,
-    })
-    .returning();
+  return insertAndQueueRender(deps, {
+    userId: user.id,
+    templateId: template.id,
+    personId,
+    title: input.title,
+    description: input.description ?? null,
+    faceImageId,
+    voiceRecordingId,
+    voiceOnly: !useFace,
+  });
+}
+
+/** Writes the row `pending` and queues its render; when queueing fails the row goes again. */
+export async function insertAndQueueRender(deps: { db: Db; queue: JobQueue }, values: typeof processedVideos.$inferInsert): Promise<ProcessedVideoRow> {
+  const [row] = await deps.db.insert(processedVideos).values(values).returning();
   try {
-    await queue.send('render', { processedVideoId: row!.id });
+    await deps.queue.send('render', { processedVideoId: row!.id });
   } catch (error) {
-    await db.delete(processedVideos).where(eq(processedVideos.id, row!.id));
+    await deps.db.delete(processedVideos).where(eq(processedVideos.id, row!.id));
     throw error;
   }
   return row!;
@@ -143,7 +145,8 @@ async function chooseFace(db: Db, user: UserRow, faceImageId: number | null, per
   return (faces.find((face) => face.isDefault) ?? faces[0])?.id ?? null;
 }
 
-async function chooseVoice(db: Db, user: UserRow, voiceRecordingId: number | null, personId: number | null): Promise<number | null> {
+/** The named recording (the caller's, else 404), or the person's default (or first) one, or null. */
+export async function chooseVoice(db: Db, user: UserRow, voiceRecordingId: number | null, personId: number | null): Promise<number | null> {
   if (voiceRecordingId !== null) {
     const [voice] = await db.select().from(voiceRecordings).where(eq(voiceRecordings.id, voiceRecordingId)).limit(1);
     if (!voice || voice.userId !== user.id) throw notFound('Voice recording not found');
@@ -163,14 +166,14 @@ async function personOf(db: Db, faceImageId: number | null, voiceRecordingId: nu
 }
 
 /**
- * Deletes the row and its files. A render still running sees its row gone (the job's heartbeat is
- * cancelled too) and keeps nothing of what it made.
+ * Deletes the row and its files (output, thumbnail, a voice-only upload's source). A render still
+ * running sees its row gone (the job's heartbeat is cancelled too) and keeps nothing of what it made.
  */
 export async function deleteProcessedVideo(deps: { db: Db; storage: Storage; queue: JobQueue }, row: ProcessedVideoRow): Promise<void> {
   const [deleted] = await deps.db.delete(processedVideos).where(eq(processedVideos.id, row.id)).returning();
   if (!deleted) throw new HttpError(404, VIDEO_MESSAGES.videoNotFound);
   await deps.queue.cancelWhere('render', { processedVideoId: row.id });
-  await Promise.all([deps.storage.removeUrl(deleted.outputUrl), deps.storage.removeUrl(deleted.thumbnailUrl)]);
+  await Promise.all([deleted.outputUrl, deleted.thumbnailUrl, deleted.sourceUrl].map((url) => deps.storage.removeUrl(url)));
 }
 
 /**
