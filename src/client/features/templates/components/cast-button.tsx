@@ -9,7 +9,16 @@ export const CASTING_UNAVAILABLE = "Casting isn't available in this browser. Try
 
 export const NO_CAST_DEVICE = 'No TV or cast device was found on your network.';
 
-export function CastButton({ videoRef }: { videoRef: RefObject<HTMLVideoElement | null> }) {
+export function CastButton({
+  videoRef,
+  prepare,
+  disabled = false,
+}: {
+  videoRef: RefObject<HTMLVideoElement | null>;
+  /** Runs before the device picker opens, e.g. to point the video at a signed link a TV can fetch without the cookie. */
+  prepare?: () => Promise<void>;
+  disabled?: boolean;
+}) {
   const [note, setNote] = useState<string>();
   const [connected, setConnected] = useState(false);
   /** Whether a device is in reach; undefined where the browser cannot watch (Android prompts anyway). */
@@ -58,6 +67,7 @@ export function CastButton({ videoRef }: { videoRef: RefObject<HTMLVideoElement 
     }
     setNote(undefined);
     try {
+      await prepare?.();
       await video.remote.prompt();
     } catch (error) {
       const name = error instanceof DOMException ? error.name : '';
@@ -70,7 +80,7 @@ export function CastButton({ videoRef }: { videoRef: RefObject<HTMLVideoElement 
 
   return (
     <div className="grid gap-2">
-      <Button variant="outline" onClick={() => void cast()} aria-pressed={connected}>
+      <Button variant="outline" onClick={() => void cast()} aria-pressed={connected} disabled={disabled}>
         <Cast aria-hidden="true" />
         Cast to TV
       </Button>
