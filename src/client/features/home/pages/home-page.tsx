@@ -4,7 +4,57 @@ import { Button } from '@client/components/ui/button';
 import { Card } from '@client/components/ui/card';
 import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { FeaturedTemplatesGrid } from '@client/features/templates/components/featured-templates-grid';
+import { useProcessedVideos } from '@client/features/videos/api/use-processed-videos';
+import { ProcessedVideoCard, ProcessedVideoCardSkeleton } from '@client/features/videos/components/processed-video-card';
+import { sortVideos } from '@client/features/videos/lib/saved-videos';
 import { useDocumentTitle } from '@client/lib/use-document-title';
+
+const RECENT = 4;
+const RECENT_GRID = 'grid gap-6 sm:grid-cols-2 lg:grid-cols-4';
+
+/** Decisions page: the user's 4 most recent videos with their status, or a hint to make the first. */
+function RecentVideos({ userId }: { userId: number | undefined }) {
+  const { data: videos, error } = useProcessedVideos(userId);
+  if (error) {
+    return <p className="text-sm text-destructive">Could not load your videos: {error.message}</p>;
+  }
+  if (!videos) {
+    return (
+      <div className={RECENT_GRID} aria-busy="true" aria-label="Loading videos">
+        {Array.from({ length: RECENT }, (_, index) => (
+          <ProcessedVideoCardSkeleton key={index} />
+        ))}
+      </div>
+    );
+  }
+  if (videos.length === 0) {
+    return (
+      <Card className="flex flex-col items-center gap-3 border-dashed px-6 py-12 text-center">
+        <span className="flex size-12 items-center justify-center rounded-full bg-secondary text-primary">
+          <Video className="size-6" aria-hidden="true" />
+        </span>
+        <p className="font-semibold">No videos yet</p>
+        <p className="max-w-sm text-sm text-muted-foreground">
+          Your personalised videos will appear here. Pick a template to create your first one.
+        </p>
+        <Button variant="outline" asChild className="mt-2">
+          <Link href="/library">
+            <Film aria-hidden="true" /> Browse Library
+          </Link>
+        </Button>
+      </Card>
+    );
+  }
+  return (
+    <div className={RECENT_GRID} data-testid="recent-videos">
+      {sortVideos(videos, 'newest')
+        .slice(0, RECENT)
+        .map((video) => (
+          <ProcessedVideoCard key={video.id} video={video} />
+        ))}
+    </div>
+  );
+}
 
 export default function HomePage() {
   useDocumentTitle('Home');
@@ -45,24 +95,11 @@ export default function HomePage() {
           </h2>
           <Button variant="link" asChild className="px-0">
             <Link href="/saved">
-              See all videos <ArrowRight aria-hidden="true" />
+              View all <ArrowRight aria-hidden="true" />
             </Link>
           </Button>
         </div>
-        <Card className="flex flex-col items-center gap-3 border-dashed px-6 py-12 text-center">
-          <span className="flex size-12 items-center justify-center rounded-full bg-secondary text-primary">
-            <Video className="size-6" aria-hidden="true" />
-          </span>
-          <p className="font-semibold">No videos yet</p>
-          <p className="max-w-sm text-sm text-muted-foreground">
-            Your personalised videos will appear here. Pick a template to create your first one.
-          </p>
-          <Button variant="outline" asChild className="mt-2">
-            <Link href="/library">
-              <Film aria-hidden="true" /> Browse Library
-            </Link>
-          </Button>
-        </Card>
+        <RecentVideos userId={user?.id} />
       </section>
 
       <section aria-labelledby="featured-templates-title">
