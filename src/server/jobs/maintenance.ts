@@ -1,11 +1,15 @@
 // The periodic sweep (sent every few minutes by the workers, run by one of them):
 // - pending uploads past their expiry: row and file;
 // - temporary files older than a few hours (uploads cut off, jobs killed half-way);
-// - rows whose job is gone: a face video or voice recording still waiting with no job (enqueueing failed,
-//   or it predates the job queue) gets a job; a face video left "processing" with no job fails clearly.
+// - rows whose job is gone: a face video, voice recording or processed video still waiting with no job
+//   (the process died between the insert and the send, or it predates the job queue) gets a job; a face
+//   video or processed video left "processing" with no job fails clearly.
+// Stored media is never swept by age: a file goes with its row (a voice-only upload's source lives as
+// long as its processed video), so a live row's files are never touched here.
 import { and, eq, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import { FACE_ANALYSIS_MESSAGES } from '../../shared/face-analysis';
-import { faceVideos, pendingUploads, voiceRecordings } from '../db/schema';
+import { VIDEO_MESSAGES } from '../../shared/video-rules';
+import { faceVideos, pendingUploads, processedVideos, voiceRecordings } from '../db/schema';
 import type { JobDeps } from './registry';
 
 const TEMP_MAX_AGE_MS = 6 * 60 * 60 * 1000;
@@ -64,10 +68,23 @@ async function requeueOrphans(deps: JobDeps) {
     );
   for (const { id } of waitingVoices) await queue.send('voice-analysis', { voiceRecordingId: id });
 
-  if (failed.length || waitingVideos.length || waitingVoices.length) {
+  const liveRenders = await liveJobIds(deps, 'render', 'processedVideoId');
+  const notRendering = liveRenders.length ? notInArray(processedVideos.id, liveRenders) : undefined;
+  const failedRenders = await db
+    .update(processedVideos)
+    .set({ status: 'failed', error: VIDEO_MESSAGES.renderFailed })
+    .where(and(eq(processedVideos.status, 'processing'), lt(processedVideos.createdAt, before), notRendering))
+    .returning({ id: processedVideos.id });
+  const waitingRenders = await db
+    .select({ id: processedVideos.id })
+    .from(processedVideos)
+    .where(and(eq(processedVideos.status, 'pending'), lt(processedVideos.createdAt, before), notRendering));
+  for (const { id } of waitingRenders) await queue.send('render', { processedVideoId: id });
+
+  if (failed.length || waitingVideos.length || waitingVoices.length || failedRenders.length || waitingRenders.length) {
     deps.log.warn(
-      `maintenance: ${failed.length} face video(s) had lost their job and failed; ` +
-        `${waitingVideos.length} face video(s) and ${waitingVoices.length} voice recording(s) were queued again`,
+      `maintenance: ${failed.length} face video(s) and ${failedRenders.length} processed video(s) had lost their job and failed; ` +
+        `${waitingVideos.length} face video(s), ${waitingVoices.length} voice recording(s) and ${waitingRenders.length} processed video(s) were queued again`,
     );
   }
 }

@@ -1,9 +1,9 @@
 // The voice-only processor through the real route: a parent's own clip (with sound) rendered by the real
 // worker to a video whose picture is the clip's own and whose voice moved to the person's; the form's
-// rules with the spec's messages; ownership (404, no hint); the monthly limit; and nothing left on disk,
-// after a refusal or after deleting.
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+// rules with the spec's messages; ownership (404, no hint); the monthly limit; nothing left on disk,
+// after a refusal or after deleting; and the maintenance sweep keeping a waiting video's upload.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -13,6 +13,7 @@ import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 import { VIDEO_MESSAGES } from '../../../shared/video-rules';
 import { VOICE_ONLY_MESSAGES } from '../../../shared/voice-only-rules';
 import { processedVideos } from '../../db/schema';
+import { maintenanceJob } from '../../jobs/maintenance';
 import { ffmpegBinary, probe, runFfprobe, runProcess } from '../../media/ffmpeg';
 import { speak } from '../../media/speech';
 import { analyseVoice } from '../../pipeline/voice-analysis';
@@ -198,6 +199,30 @@ describe('POST /api/upload/voice-only-video', () => {
     }
     expect(filesUnder(path.join(t.dataDir, 'tmp')), 'temporary files').toEqual([]);
   }, 120_000);
+
+  it('the sweep keeps the upload of a video whose job was lost and queues it again; one lost mid-render fails', async () => {
+    const m = await memberWithVoice();
+    // As if the process had died between the insert and the send (or mid-render), a while ago.
+    const stored = async () => {
+      const temp = await t.storage.tempPath();
+      await writeFile(temp, mp4Clip);
+      return (await t.storage.moveIn(temp, 'processed-videos', m.userId, 'mp4')).url;
+    };
+    const old = new Date(Date.now() - 60 * 60 * 1000);
+    const values = { userId: m.userId, templateId: null, personId: m.personId, voiceRecordingId: m.voiceRecordingId, voiceOnly: true, createdAt: old };
+    const [waiting] = await t.database.db.insert(processedVideos).values({ ...values, title: 'Waiting', sourceUrl: await stored() }).returning();
+    const [lost] = await t.database.db.insert(processedVideos).values({ ...values, title: 'Lost', status: 'processing', sourceUrl: await stored() }).returning();
+
+    await maintenanceJob({ db: t.database.db, storage: t.storage, queue: t.queue, pipeline: t.pipeline, log: t.app.log });
+    expect(await row(lost!.id)).toMatchObject({ status: 'failed', error: VIDEO_MESSAGES.renderFailed });
+    expect(existsSync(t.storage.fromUrl(waiting!.sourceUrl)!.path)).toBe(true);
+    const done = await until(() => row(waiting!.id), (value) => value?.status === 'completed' || value?.status === 'failed', 120_000);
+    expect(done).toMatchObject({ status: 'completed', error: null });
+    expect(existsSync(t.storage.fromUrl(waiting!.sourceUrl)!.path)).toBe(true);
+
+    for (const id of [waiting!.id, lost!.id]) expect((await m.client.delete(`/api/processedVideos/${id}`)).statusCode).toBe(204);
+    expect(userFiles(m.userId)).toEqual([]);
+  }, 180_000);
 
   it('counts against the Free plan’s videos a month, before anything is stored', async () => {
     const m = await memberWithVoice('free');
