@@ -44,6 +44,14 @@ export const PERSON_FACE = {
   outlineScale: 1.0,
   /** The colour figures are taken inside the outline shrunk to this (cheeks, nose, eyes, mouth: no hair, no background). */
   coreScale: 0.7,
+  /**
+   * Pixels that do not look like the person's skin (hair across the face) are left out of the mask, except
+   * the eyes, brows, nose and lips. A pixel is skin-like while its distance from the skin colour (in spreads
+   * of U, V and, for darker pixels, Y) stays under this.
+   */
+  hairDistance: 3,
+  /** The eyes with their brows, the nose and the lips are kept within their hulls grown by this. */
+  featureScale: 1.25,
 } as const;
 
 export class PersonFaceError extends Error {
@@ -135,6 +143,79 @@ export function colourFigures(planes: { y: ArrayLike<number>; u: ArrayLike<numbe
   return { meanY, spreadY: Math.sqrt(Math.max(1, syy / n - meanY * meanY)), meanU: su / n, meanV: sv / n };
 }
 
+/** Features that stay the person's whatever their colour: each eye with its brow, the nose, the lips. */
+const FEATURES = [
+  [70, 63, 105, 66, 107, 55, 65, 52, 53, 46, 33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246],
+  [336, 296, 334, 293, 300, 276, 283, 282, 295, 285, 362, 382, 381, 380, 374, 373, 390, 249, 263, 466, 388, 387, 386, 385, 384, 398],
+  [168, 6, 197, 195, 5, 4, 1, 19, 94, 2, 98, 97, 326, 327, 129, 358, 64, 294],
+  [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 409, 270, 269, 267, 0, 37, 39, 40, 185],
+] as const;
+
+/** The convex hull of the points (monotone chain), grown from its centre by `scale`. */
+function grownHull(points: Point[], scale: number): Point[] {
+  const sorted = [...points].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  const cross = (o: Point, a: Point, b: Point) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const half = (list: Point[]) => {
+    const hull: Point[] = [];
+    for (const p of list) {
+      while (hull.length >= 2 && cross(hull[hull.length - 2]!, hull[hull.length - 1]!, p) <= 0) hull.pop();
+      hull.push(p);
+    }
+    hull.pop();
+    return hull;
+  };
+  const hull = [...half(sorted), ...half([...sorted].reverse())];
+  const centre = hull.reduce<Point>((sum, [x, y]) => [sum[0] + x / hull.length, sum[1] + y / hull.length], [0, 0]);
+  return hull.map(([x, y]): Point => [centre[0] + (x - centre[0]) * scale, centre[1] + (y - centre[1]) * scale]);
+}
+
+/**
+ * Fades the mask out where the person's face is covered by something that is not skin (a fringe, strands
+ * across a cheek, a hat's brim), so the actor's skin shows there instead of hair pasted onto it. The skin's
+ * colour is measured in the core of the face; every pixel outside the eyes, brows, nose and lips is weighted
+ * by its distance from it; the weight is smoothed so the mask keeps soft edges. Measured on face-api's
+ * sample5 (strands over the forehead and a cheek): bench/render.bench.ts review sheets.
+ */
+export function fadeHair(
+  mask: Float32Array,
+  planes: { y: Float32Array; u: Float32Array; v: Float32Array },
+  core: Uint8Array,
+  width: number,
+  height: number,
+  landmarks: number[][],
+  options: { hairDistance: number; featureScale: number },
+) {
+  // The skin's colour and spread, over the core of the face.
+  let n = 0, sy = 0, syy = 0, su = 0, suu = 0, sv = 0, svv = 0;
+  for (let i = 0; i < core.length; i++) {
+    if (!core[i]) continue;
+    const y = planes.y[i]!, u = planes.u[i]!, v = planes.v[i]!;
+    n++; sy += y; syy += y * y; su += u; suu += u * u; sv += v; svv += v * v;
+  }
+  if (n < 50) return;
+  const spread = (s: number, ss: number) => Math.sqrt(Math.max(4, ss / n - (s / n) ** 2));
+  const [my, mu, mv] = [sy / n, su / n, sv / n];
+  const [dy, du, dv] = [spread(sy, syy), spread(su, suu), spread(sv, svv)];
+
+  const features = new Float32Array(width * height);
+  for (const group of FEATURES) fillPolygon(features, width, height, grownHull(pick(landmarks, group), options.featureScale));
+  const ys = pick(landmarks, FACE_OVAL).map(([, y]) => y);
+  const radius = Math.max(1, Math.round(0.02 * (Math.max(...ys) - Math.min(...ys))));
+  boxBlur(features, width, height, radius);
+
+  const weight = new Float32Array(width * height).fill(1);
+  for (let i = 0; i < weight.length; i++) {
+    if (mask[i] === 0) continue;
+    const darker = Math.max(0, (my - planes.y[i]!) / dy - 1);
+    const distance = Math.hypot((planes.u[i]! - mu) / du, (planes.v[i]! - mv) / dv, darker);
+    const skin = Math.min(1, Math.max(0, options.hairDistance + 1 - distance));
+    weight[i] = 1 - (1 - Math.min(1, features[i]! * 2)) * (1 - skin);
+  }
+  boxBlur(weight, width, height, radius);
+  boxBlur(weight, width, height, radius);
+  for (let i = 0; i < mask.length; i++) mask[i]! *= weight[i]!;
+}
+
 /** Prepares the person's face from a photo (JPEG/PNG/WebP...). Throws PersonFaceError when it has no face. */
 export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Array): Promise<PersonFace> {
   const decoded = await sharp(file, { limitInputPixels: 40_000_000 }).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
@@ -165,6 +246,7 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
   const inner = new Float32Array(width * height);
   fillPolygon(inner, width, height, scaledOutline(landmarks, PERSON_FACE.coreScale));
   const core = Uint8Array.from(inner);
+  fadeHair(mask, planes, core, width, height, landmarks, PERSON_FACE);
   return {
     width,
     height,
