@@ -110,6 +110,28 @@ describe.each(databases)('job queue on $name', (testDatabase) => {
     await waitFor(() => aborted, Boolean, 5_000);
   });
 
+  it('cancelling a job that runs in this process aborts it at once, not at the next heartbeat', async () => {
+    // A minute's expiry: the heartbeat would notice the cancel only after 15 s.
+    const q = await open({ expireSeconds: 60 });
+    let started = false;
+    let abortedAt = 0;
+    await q.startWorkers(
+      handlers({
+        render: async (_data, { signal }) => {
+          started = true;
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+          abortedAt = Date.now();
+        },
+      }),
+    );
+    await q.send('render', { processedVideoId: 7 });
+    await waitFor(() => started);
+    const cancelledAt = Date.now();
+    expect(await q.cancelWhere('render', { processedVideoId: 7 })).toBe(1);
+    await waitFor(() => abortedAt, Boolean, 5_000);
+    expect(abortedAt - cancelledAt).toBeLessThan(5_000);
+  });
+
   it('a long job keeps its claim past the expiry while its worker lives (heartbeat)', async () => {
     const q = await open({ expireSeconds: 2 });
     let runs = 0;

@@ -81,6 +81,11 @@ export interface Workers {
   wake(): void;
 }
 
+/** The queue's own handle on its workers: it also aborts jobs it has just cancelled, if they run here. */
+interface LocalWorkers extends Workers {
+  abortLocal(jobIds: readonly string[]): void;
+}
+
 /** pg-boss's own sql adapter over our connection: PGlite runs one statement per query(), so plain SQL goes through exec(). */
 function executorFor(database: Database): PgBoss.Db {
   if (database.pglite) {
@@ -124,7 +129,7 @@ export async function createJobQueue(database: Database, options: QueueOptions =
   await boss.start();
   for (const name of QUEUE_NAMES) await ensureQueue(boss, name, expireSeconds, options.retryDelaySeconds);
 
-  let workers: Workers | undefined;
+  let workers: LocalWorkers | undefined;
 
   return {
     async send(queue, data, sendOptions = {}) {
@@ -140,6 +145,7 @@ export async function createJobQueue(database: Database, options: QueueOptions =
 
     async cancel(queue, jobId) {
       await boss.cancel(queue, jobId);
+      workers?.abortLocal([jobId]);
     },
 
     async cancelWhere(queue, match) {
@@ -149,6 +155,8 @@ export async function createJobQueue(database: Database, options: QueueOptions =
       );
       const ids = (rows as { id: string }[]).map((row) => row.id);
       if (ids.length) await boss.cancel(queue, ids);
+      // A job running in this process stops now rather than at its next heartbeat.
+      workers?.abortLocal(ids);
       return ids.length;
     },
 
@@ -245,7 +253,7 @@ interface RunningJob {
   done: Promise<void>;
 }
 
-function runWorkers(boss: PgBoss, sql: PgBoss.Db, handlers: JobHandlers, options: WorkerOptions, expireSeconds: number) {
+function runWorkers(boss: PgBoss, sql: PgBoss.Db, handlers: JobHandlers, options: WorkerOptions, expireSeconds: number): LocalWorkers {
   const concurrency = Math.max(1, options.concurrency ?? availableParallelism());
   const grace = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   const onError = options.onError ?? (() => {});
@@ -349,6 +357,13 @@ function runWorkers(boss: PgBoss, sql: PgBoss.Db, handlers: JobHandlers, options
   let stopped: Promise<void> | undefined;
   return {
     wake: () => wakeUp?.(),
+    abortLocal(ids) {
+      for (const job of running) {
+        if (!ids.includes(job.id) || job.lost) continue;
+        job.lost = true;
+        job.controller.abort(new Error('the job was cancelled'));
+      }
+    },
     stop() {
       stopped ??= (async () => {
         stopping = true;

@@ -43,14 +43,14 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
     let picture = sourceFile.path;
     if (faceFile) {
       picture = path.join(dir, 'face.mp4');
-      await deps.pipeline.run('renderFace', { template: sourceFile.path, personFace: faceFile.path, output: picture }, undefined, progressWriter(deps, row.id, 'faceProgress'));
+      await deps.pipeline.run('renderFace', { template: sourceFile.path, personFace: faceFile.path, output: picture }, undefined, progressWriter(deps, row.id, 'faceProgress'), context.signal);
       await setProgress(deps, row.id, { faceProgress: 100 });
       context.signal.throwIfAborted();
     }
     let final = picture;
     if (voiceFile) {
       const audio = path.join(dir, 'voice.m4a');
-      await deps.pipeline.run('convertVoice', { narration: sourceFile.path, person: voiceFile.path, output: audio }, undefined, progressWriter(deps, row.id, 'voiceProgress'));
+      await deps.pipeline.run('convertVoice', { narration: sourceFile.path, person: voiceFile.path, output: audio }, undefined, progressWriter(deps, row.id, 'voiceProgress'), context.signal);
       if (!faceFile) picture = await playablePicture(sourceFile.path, dir);
       context.signal.throwIfAborted();
       final = path.join(dir, 'video.mp4');

@@ -16,6 +16,8 @@ export interface TaskContext {
   faceEngine(): Promise<FaceEngine>;
   /** Reports progress to the caller (the `onProgress` of `pool.run`); absent outside a pool. */
   progress?(value: unknown): void;
+  /** Aborted when the caller cancels the task (the `signal` of `pool.run`); absent outside a pool. */
+  signal?: AbortSignal;
 }
 
 /** Largest picture `analyseImage` decodes: 40 megapixels (a 48 MP phone photo must be scaled down first). */
@@ -83,12 +85,12 @@ async function analyseVoiceTask(input: { file: string }) {
 
 /** The face stage of a render (render/face-render.ts); progress: the fraction of frames done. */
 async function renderFaceTask(input: { template: string; personFace: string; output: string }, context: TaskContext) {
-  return renderFace({ ...input, engine: await context.faceEngine(), onProgress: (fraction) => context.progress?.(fraction) });
+  return renderFace({ ...input, engine: await context.faceEngine(), signal: context.signal, onProgress: (fraction) => context.progress?.(fraction) });
 }
 
 /** The voice stage of a render (render/voice-conversion.ts); progress: the fraction done. */
 async function convertVoiceTask(input: { narration: string; person: string; output: string }, context: TaskContext) {
-  return convertVoice({ ...input, onProgress: (fraction) => context.progress?.(fraction) });
+  return convertVoice({ ...input, signal: context.signal, onProgress: (fraction) => context.progress?.(fraction) });
 }
 
 export const pipelineTasks = {

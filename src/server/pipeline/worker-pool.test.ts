@@ -87,6 +87,8 @@ type TestTasks = {
   fail(input: { message: string }): Promise<never>;
   crash(input: { how: 'throw' | 'exit' }): Promise<never>;
   threadId(input: Record<string, never>): Promise<number>;
+  /** Waits until its signal is aborted, then reports how long that took to reach it. */
+  untilCancelled(input: Record<string, never>): Promise<never>;
 };
 const WORKER = `
 import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
@@ -107,6 +109,10 @@ serveTasks({
     return new Promise(() => {});
   },
   async threadId() { return threadId; },
+  async untilCancelled(_input, { signal }) {
+    await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    throw new Error('stopped: ' + signal.reason.message);
+  },
 }, {});
 `;
 const testWorker = new URL(`data:text/javascript,${encodeURIComponent(WORKER)}`);
@@ -180,6 +186,28 @@ describe('a worker pool', () => {
     await expect(pool.run('threadId', {})).rejects.toThrow('the pipeline pool is closed: task "threadId" was not run');
     expect((await running).label).toBe(1);
     await closed;
+  }, 60_000);
+
+  it('cancels: a queued task is dropped, a running one sees its signal, and the thread is kept', async () => {
+    const pool = createWorkerPool<TestTasks>(testWorker, { size: 1 });
+    try {
+      const before = await pool.run('threadId', {});
+      const running = new AbortController();
+      const queued = new AbortController();
+      const stopping = pool.run('untilCancelled', {}, undefined, undefined, running.signal).catch((error: Error) => error);
+      const dropped = pool.run('sleep', { ms: 10, label: 1 }, undefined, undefined, queued.signal).catch((error: Error) => error);
+      queued.abort(new Error('deleted while waiting'));
+      expect(await dropped).toMatchObject({ message: 'deleted while waiting' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      running.abort(new Error('deleted while rendering'));
+      expect(await stopping).toMatchObject({ message: 'deleted while rendering' });
+      const cancelled = new AbortController();
+      cancelled.abort(new Error('too late'));
+      await expect(pool.run('sleep', { ms: 1, label: 2 }, undefined, undefined, cancelled.signal)).rejects.toThrow('too late');
+      expect(await pool.run('threadId', {})).toBe(before);
+    } finally {
+      await pool.close();
+    }
   }, 60_000);
 
   it('rejects an input that cannot cross threads, without losing the thread', async () => {

@@ -26,6 +26,12 @@ export interface WorkerPool<T extends TaskRegistry> {
     transferList?: readonly TransferListItem[],
     /** Called with what the task reports through its context's `progress` (a long render, say). */
     onProgress?: (value: unknown) => void,
+    /**
+     * Cancels the task: a queued one is dropped, a running one sees its context's `signal` aborted and is
+     * expected to stop (and clean up) soon. Either way the promise rejects with the signal's reason once
+     * the task has stopped, so the caller can remove what it wrote.
+     */
+    signal?: AbortSignal,
   ): Promise<TaskOutput<T, N>>;
   /**
    * Refuses new tasks, rejects the queued ones that have not started, waits for the running ones to
@@ -49,11 +55,19 @@ interface SentError {
   message: string;
   stack?: string;
 }
+/** Sent to a thread to abort the running task `id` (its context's signal). */
+interface CancelRequest {
+  cancel: number;
+}
 type TaskReply = { id: number; output: unknown } | { id: number; error: SentError } | { id: number; progress: unknown };
 
-/** What serveTasks adds to a task's context: `progress(value)` reaches the caller's `onProgress`. */
+/**
+ * What serveTasks adds to a task's context: `progress(value)` reaches the caller's `onProgress`, and
+ * `signal` is aborted when the caller cancels the task.
+ */
 export interface TaskProgress {
   progress(value: unknown): void;
+  signal: AbortSignal;
 }
 
 interface Job {
@@ -62,6 +76,7 @@ interface Job {
   input: unknown;
   transferList?: readonly TransferListItem[];
   onProgress?(value: unknown): void;
+  signal?: AbortSignal;
   resolve(output: unknown): void;
   reject(error: Error): void;
 }
@@ -101,6 +116,10 @@ function startWorker(entry: URL): Worker {
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`));
 }
 
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('the task was cancelled');
+}
+
 function receivedError(sent: SentError): Error {
   const error = new Error(sent.message);
   error.name = sent.name;
@@ -138,7 +157,8 @@ export function createWorkerPool<T extends TaskRegistry>(entry: URL, options: { 
         return;
       }
       const job = finish(thread)!;
-      if ('error' in reply) job.reject(receivedError(reply.error));
+      if (job.signal?.aborted) job.reject(abortReason(job.signal));
+      else if ('error' in reply) job.reject(receivedError(reply.error));
       else job.resolve(reply.output);
       dispatch();
     });
@@ -183,10 +203,11 @@ export function createWorkerPool<T extends TaskRegistry>(entry: URL, options: { 
 
   return {
     size,
-    run(task, input, transferList, onProgress) {
+    run(task, input, transferList, onProgress, signal) {
       if (closed) return Promise.reject(new Error(`the pipeline pool is closed: task "${task}" was not run`));
+      if (signal?.aborted) return Promise.reject(abortReason(signal));
       return new Promise((resolve, reject) => {
-        queue.push({
+        const job: Job = {
           id: nextId++,
           task,
           input,
@@ -194,7 +215,23 @@ export function createWorkerPool<T extends TaskRegistry>(entry: URL, options: { 
           reject,
           ...(transferList ? { transferList } : {}),
           ...(onProgress ? { onProgress } : {}),
-        });
+          ...(signal ? { signal } : {}),
+        };
+        signal?.addEventListener(
+          'abort',
+          () => {
+            const queued = queue.indexOf(job);
+            if (queued >= 0) {
+              queue.splice(queued, 1);
+              reject(abortReason(signal));
+              return;
+            }
+            const thread = [...threads].find((candidate) => candidate.job === job);
+            thread?.worker.postMessage({ cancel: job.id } satisfies CancelRequest);
+          },
+          { once: true },
+        );
+        queue.push(job);
         dispatch();
       });
     },
@@ -218,15 +255,25 @@ export function createWorkerPool<T extends TaskRegistry>(entry: URL, options: { 
 export function serveTasks<C>(tasks: Record<string, (input: never, context: C & TaskProgress) => Promise<unknown>>, context: C): void {
   const port = parentPort;
   if (!port) throw new Error('serveTasks runs in a worker thread started by a worker pool');
-  port.on('message', async ({ id, task, input }: TaskRequest) => {
+  const running = new Map<number, AbortController>();
+  port.on('message', async (message: TaskRequest | CancelRequest) => {
+    if ('cancel' in message) {
+      running.get(message.cancel)?.abort(new Error('the task was cancelled'));
+      return;
+    }
+    const { id, task, input } = message;
+    const controller = new AbortController();
+    running.set(id, controller);
     try {
       const run = Object.hasOwn(tasks, task) ? tasks[task] : undefined;
       if (!run) throw new Error(`unknown pipeline task "${task}"`);
       const progress = (value: unknown) => port.postMessage({ id, progress: value } satisfies TaskReply);
-      port.postMessage({ id, output: await run(input as never, { ...context, progress }) } satisfies TaskReply);
+      port.postMessage({ id, output: await run(input as never, { ...context, progress, signal: controller.signal }) } satisfies TaskReply);
     } catch (error) {
       const { name = 'Error', message = String(error), stack } = error instanceof Error ? error : {};
       port.postMessage({ id, error: { name, message, ...(stack ? { stack } : {}) } } satisfies TaskReply);
+    } finally {
+      running.delete(id);
     }
   });
 }
