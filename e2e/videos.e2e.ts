@@ -190,6 +190,31 @@ describe('the personalised video', () => {
     }
   });
 
+  it('voice-only: a parent’s own video gets the person’s voice and keeps its picture', { timeout: 240_000 }, async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    page.on('pageerror', (error) => console.error('page error:', error.message));
+    try {
+      await parentWithPerson(context);
+      await page.goto('/voice-only');
+      await page.getByLabel('Title').fill('Bedtime story');
+      await page.getByLabel('Person').selectOption({ label: 'Grandpa Joe (Grandfather)' });
+      await page.getByLabel('Choose a video').setInputFiles(path.join(mediaDir, 'counting.mp4'));
+      await screenshot(page, 'voice-only-desktop');
+      await page.getByRole('button', { name: 'Process Video' }).click();
+      await toasts(page).getByText('Video submitted for processing', { exact: true }).first().waitFor({ timeout: 30_000 });
+      await page.waitForURL((url) => url.pathname === '/saved');
+      const card = page.getByRole('article').filter({ hasText: 'Bedtime story' });
+      await card.getByRole('link', { name: /Watch Video/ }).waitFor({ timeout: 180_000 });
+      const [video] = (await (await context.request.get(`/api/users/${(await (await context.request.get('/api/me')).json()).id}/processedVideos`)).json()) as ProcessedVideo[];
+      expect(video).toMatchObject({ status: 'completed', voiceOnly: true, templateId: null, faceImageId: null });
+    } catch (error) {
+      await screenshot(page, 'voice-only-failure').catch(() => undefined);
+      throw error;
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows the spec’s error for a template that does not exist, and the Create page on a phone', { timeout: 120_000 }, async () => {
     const { context, page } = await newPage(browser, server.baseUrl, MOBILE);
     try {
