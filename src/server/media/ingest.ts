@@ -177,7 +177,8 @@ export async function keepIfSaved<T>(storage: Storage, file: StoredFile, save: (
   }
 }
 
-async function readHead(file: string, length: number): Promise<Uint8Array> {
+/** The first `length` bytes of a file (for sniffing its type by content). */
+export async function readHead(file: string, length = 64): Promise<Uint8Array> {
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(length);

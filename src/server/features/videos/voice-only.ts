@@ -3,7 +3,7 @@
 // content (a picture and sound, size, length), stored as the owner's processed-video media (never
 // public), and the row is written `pending` with its render queued, in the same request. On any
 // failure nothing is left: no temporary file, no stored file, no row.
-import { open, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
@@ -14,7 +14,7 @@ import { HttpError, badRequest, notFound, parseInput } from '../../http/errors';
 import { requireUser } from '../../http/guards';
 import type { RouteDeps } from '../../http/route-deps';
 import { MediaTimeoutError, probe } from '../../media/ffmpeg';
-import { checkStorageQuota, checkVideoPackets, checkVideoPicture } from '../../media/ingest';
+import { checkStorageQuota, checkVideoPackets, checkVideoPicture, readHead } from '../../media/ingest';
 import { mediaLimiter } from '../../media/media-limiter';
 import { sniff } from '../../media/sniff';
 import { FileTooLargeError, type Storage, type StoredFile } from '../../storage/storage';
@@ -112,16 +112,5 @@ async function storeSourceVideo(storage: Storage, tempFile: string, ownerId: num
   } catch (error) {
     await rm(tempFile, { force: true });
     throw error;
-  }
-}
-
-async function readHead(file: string): Promise<Uint8Array> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(64);
-    const { bytesRead } = await handle.read(buffer, 0, 64, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
   }
 }
