@@ -11,7 +11,7 @@
 // - A review sheet per template (/tmp/render-review-<name>.png): template above, output below, at the
 //   start, middle, end and the worst frame by faceres.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,7 @@ import sharp from 'sharp';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
 import { type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../src/server/pipeline/face-engine';
 import { renderFace } from '../src/server/pipeline/render/face-render';
+import { createPipelinePool } from '../src/server/pipeline/worker-pool';
 import { decodeYuvFrames, evenSize, openEncoder, probeTemplate } from '../src/server/pipeline/render/video-pipes';
 
 const require = createRequire(import.meta.url);
@@ -246,6 +247,33 @@ async function benchTemplate(name: string, template: string, engine: FaceEngine,
   return { template: { width: video.width, height: video.height, fps: round(video.fps, 2), frames: video.frames }, speed, identity, mouth, reviewSheet: sheet, worstFrame: worst };
 }
 
+/**
+ * Both cores busy, as on a server rendering two videos: two renders of the same template at once, each
+ * in its own pipeline thread (as two render jobs run), x264 veryfast. Frames/s of each and together.
+ */
+async function benchTwoAtOnce(template: string, dir: string) {
+  const pool = createPipelinePool({ size: 2 });
+  try {
+    // Warm both threads (models loaded) so the measurement is the render alone.
+    const warm = path.join(dir, 'warm.jpg');
+    ffmpeg(['-i', PERSON_PHOTO, '-vf', 'scale=320:-2', warm]);
+    await Promise.all([0, 1].map(() => pool.run('analyseImage', { bytes: new Uint8Array(readFileSync(warm)) })));
+    const started = performance.now();
+    const reports = await Promise.all(
+      [0, 1].map((n) => pool.run('renderFace', { template, personFace: PERSON_PHOTO, output: path.join(dir, `busy-${n}.mp4`) })),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const frames = reports.reduce((sum, report) => sum + report.frames, 0);
+    return {
+      perRenderFps: reports.map((report) => report.fps),
+      togetherFps: round(frames / seconds),
+      loadAverage: os.loadavg().map((value) => round(value, 1)),
+    };
+  } finally {
+    await pool.close();
+  }
+}
+
 export async function benchRender() {
   const dir = mkdtempSync(path.join(tmpdir(), 'familystar-render-bench-'));
   try {
@@ -261,6 +289,8 @@ export async function benchRender() {
 
     const results: Record<string, unknown> = { faceApiBackend: faceApi.backend, person: 'face-api demo/sample5.jpg, largest face' };
     results['portrait-720p25'] = await benchTemplate('portrait-720p25', portrait, engine, faceApi, person, dir, { presets: ['veryfast', 'ultrafast'], mouth: false });
+    results['portrait-720p25 two at once'] = await benchTwoAtOnce(portrait, dir);
+    console.log('portrait-720p25 two at once', JSON.stringify(results['portrait-720p25 two at once']));
     for (const { name, file } of LOCAL) {
       if (!existsSync(file)) continue;
       results[name] = await benchTemplate(name, file, engine, faceApi, person, dir, { presets: ['veryfast'], mouth: true });
