@@ -89,7 +89,9 @@ describe('convertVoice', () => {
     if (report.loudness.peakLimited) expect(report.loudness.outputLufs!).toBeLessThan(report.loudness.narrationLufs!);
     else expect(report.loudness.outputLufs).toBeCloseTo(report.loudness.narrationLufs!, 0);
     expect(report.loudness.outputLufs!).toBeGreaterThan(report.loudness.narrationLufs! - 3);
-    expect(stages).toEqual(['decode', 'analyse', 'estimate', 'shift', 'equalise', 'loudness', 'encode', 'verify']);
+    // In order; a take whose pitch missed is made once more (shift … verify again).
+    expect([...new Set(stages)]).toEqual(['decode', 'analyse', 'estimate', 'shift', 'equalise', 'loudness', 'encode', 'verify']);
+    expect(stages.length === 8 || report.notes.some((note) => note.includes('made again with the ratio corrected'))).toBe(true);
   });
 
   it('takes the narration from a video and writes M4A of the same length', async () => {
