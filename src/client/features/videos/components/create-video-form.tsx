@@ -1,7 +1,7 @@
 // The Create page's form (spec 02 §2, §5): title, description, what to replace, whose face and voice.
 // The same schema and messages as the server, which checks everything again and renders the video.
 import { CircleAlert, Sparkles, Users } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import type { CurrentUser, ProcessedVideo, VideoTemplate } from '@shared/api-types';
 import { VIDEO_MESSAGES, createProcessedVideoSchema, estimatedProcessingSeconds, formatEstimate } from '@shared/video-rules';
@@ -9,12 +9,11 @@ import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert
 import { Button } from '@client/components/ui/button';
 import { Card, CardContent } from '@client/components/ui/card';
 import { CheckboxField, TextAreaField, TextField } from '@client/components/ui/form-field';
-import { Label } from '@client/components/ui/label';
-import { NativeSelect } from '@client/components/ui/native-select';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { notifyError } from '@client/lib/notify';
 import { usePersonFaceImages } from '@client/features/faces/api/use-person-face-images';
 import { usePeople } from '@client/features/people/api/use-people';
+import { PersonSelect } from '@client/features/people/components/person-select';
 import { usePersonVoiceRecordings } from '@client/features/voices/api/use-person-voice-recordings';
 import { useCreateProcessedVideo } from '../api/use-create-processed-video';
 import { useProcessingEstimate } from '../api/use-processing-estimate';
@@ -38,7 +37,6 @@ export function CreateVideoForm({ template, user, onCreated }: CreateVideoFormPr
   const [chosenFaceId, setChosenFaceId] = useState<number | null>(null);
   const [chosenVoiceId, setChosenVoiceId] = useState<number | null>(null);
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
-  const personSelectId = useId();
 
   const people = usePeople(user.id);
   const person = people.data?.find((p) => p.id === chosenPersonId) ?? people.data?.[0];
@@ -129,26 +127,17 @@ export function CreateVideoForm({ template, user, onCreated }: CreateVideoFormPr
               </Alert>
             ) : (
               <>
-                <div className="grid gap-2">
-                  <Label htmlFor={personSelectId}>Choose a Person</Label>
-                  <NativeSelect
-                    id={personSelectId}
-                    value={person.id}
-                    onChange={(event) => {
-                      setChosenPersonId(Number(event.target.value));
-                      setChosenFaceId(null);
-                      setChosenVoiceId(null);
-                      setErrors({});
-                    }}
-                  >
-                    {people.data?.map((p) => (
-                      <option key={p.id} value={p.id}>
-                        {p.name}
-                        {p.relationship ? ` (${p.relationship})` : ''}
-                      </option>
-                    ))}
-                  </NativeSelect>
-                </div>
+                <PersonSelect
+                  label="Choose a Person"
+                  people={people.data ?? []}
+                  value={person.id}
+                  onChange={(personId) => {
+                    setChosenPersonId(personId);
+                    setChosenFaceId(null);
+                    setChosenVoiceId(null);
+                    setErrors({});
+                  }}
+                />
                 {useFaceSwap && <FaceSelection person={person} faces={faces.data} selectedId={faceId} onSelect={setChosenFaceId} error={errors.face} />}
                 {useVoiceSwap && (
                   <VoiceSelection person={person} recordings={voices.data} selectedId={voiceId} onSelect={setChosenVoiceId} error={errors.voice} />

@@ -1,14 +1,12 @@
 // Video upload test (spec 02 §2): upload a clip for one of the user's people through the real upload
 // route, with the guidelines beside it and a panel showing what came back.
 import { CircleCheck, CircleX, Upload, UserPlus } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { MEDIA_LIMITS, MEDIA_MESSAGES, VIDEO_TYPE_NAMES, VIDEO_UPLOAD_TYPES } from '@shared/media-rules';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Button } from '@client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@client/components/ui/card';
-import { Label } from '@client/components/ui/label';
-import { NativeSelect } from '@client/components/ui/native-select';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { toast } from '@client/components/ui/use-toast';
 import { notifyError, notifySuccess } from '@client/lib/notify';
@@ -16,6 +14,7 @@ import { useDocumentTitle } from '@client/lib/use-document-title';
 import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { uploadVideo } from '@client/features/faces/api/upload-video';
 import { usePeople } from '@client/features/people/api/use-people';
+import { PersonSelect } from '@client/features/people/components/person-select';
 import { VideoUploadField, formatFileSize, uploadFailureDescription } from '../components/video-upload';
 
 type UploadResult =
@@ -32,7 +31,6 @@ const GUIDELINES = [
 
 export default function UploadTestPage() {
   useDocumentTitle('Video Upload Test');
-  const selectId = useId();
   const { user } = useCurrentUser();
   const people = usePeople(user?.id);
   const [personId, setPersonId] = useState<number | null>(null);
@@ -93,21 +91,7 @@ export default function UploadTestPage() {
               </Alert>
             ) : (
               <>
-                <div className="grid gap-2">
-                  <Label htmlFor={selectId}>Person</Label>
-                  <NativeSelect
-                    id={selectId}
-                    value={person?.id ?? ''}
-                    disabled={uploading}
-                    onChange={(event) => setPersonId(Number(event.target.value))}
-                  >
-                    {list.map((candidate) => (
-                      <option key={candidate.id} value={candidate.id}>
-                        {candidate.name} ({candidate.relationship})
-                      </option>
-                    ))}
-                  </NativeSelect>
-                </div>
+                <PersonSelect label="Person" people={list} value={person?.id} disabled={uploading} onChange={setPersonId} />
                 <VideoUploadField file={file} onFileChange={setFile} progress={progress} label="Choose a video" />
                 <div>
                   <Button type="button" disabled={uploading} onClick={() => void upload()}>

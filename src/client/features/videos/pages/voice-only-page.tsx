@@ -2,7 +2,7 @@
 // parent's own; the server keeps the picture and turns the voice into the person's. The same rules and
 // messages as the server, which checks everything again; on success the saved videos page.
 import { Mic, UserPlus, Wand2 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { MEDIA_MESSAGES } from '@shared/media-rules';
 import { VOICE_ONLY_LIMITS, VOICE_ONLY_MESSAGES, VOICE_ONLY_VIDEO_TYPES, voiceOnlyFieldsSchema } from '@shared/voice-only-rules';
@@ -10,20 +10,18 @@ import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert
 import { Button } from '@client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@client/components/ui/card';
 import { TextField } from '@client/components/ui/form-field';
-import { Label } from '@client/components/ui/label';
-import { NativeSelect } from '@client/components/ui/native-select';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { notifyError, notifySuccess } from '@client/lib/notify';
 import { useDocumentTitle } from '@client/lib/use-document-title';
 import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { usePeople } from '@client/features/people/api/use-people';
+import { PersonSelect } from '@client/features/people/components/person-select';
 import { usePersonVoiceRecordings } from '@client/features/voices/api/use-person-voice-recordings';
 import { useUploadVoiceOnlyVideo } from '../api/upload-voice-only-video';
 import { VideoUploadField } from '../components/video-upload';
 
 export default function VoiceOnlyPage() {
   useDocumentTitle('Voice-Only Video Processor');
-  const personSelectId = useId();
   const [, navigate] = useLocation();
   const { user } = useCurrentUser();
   const people = usePeople(user?.id);
@@ -115,19 +113,7 @@ export default function VoiceOnlyPage() {
               </Alert>
             ) : (
               <div className="grid gap-2">
-                <Label htmlFor={personSelectId}>Person</Label>
-                <NativeSelect
-                  id={personSelectId}
-                  value={person?.id ?? ''}
-                  disabled={uploading}
-                  onChange={(event) => setChosenPersonId(Number(event.target.value))}
-                >
-                  {list.map((candidate) => (
-                    <option key={candidate.id} value={candidate.id}>
-                      {candidate.name} ({candidate.relationship})
-                    </option>
-                  ))}
-                </NativeSelect>
+                <PersonSelect label="Person" people={list} value={person?.id} disabled={uploading} onChange={setChosenPersonId} />
                 {hasNoVoice && person && (
                   <Alert variant="warning">
                     <Mic aria-hidden="true" />
