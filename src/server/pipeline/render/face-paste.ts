@@ -4,6 +4,7 @@
 // their own face shape and outline (what recognisers weigh most); the actor gives position, size, roll.
 // Works in place on the yuv420p frame: luma at full resolution, chroma at half.
 import { ALIGNMENT_POINTS, type Similarity, applySimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
+import type { EyeBlinks } from './eye-blink';
 import type { MouthMotion } from './mouth-motion';
 import type { PersonFace } from './person-face';
 import { colourFigures } from './person-face';
@@ -48,7 +49,7 @@ function actorColour(frame: YuvFrame, person: PersonFace, toPerson: Similarity, 
  * person's lower lip and jaw with the actor's (see mouth-motion.ts). Returns false when the face is
  * entirely outside the frame.
  */
-export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][], mouth?: MouthMotion): boolean {
+export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][], mouth?: MouthMotion, blinks?: EyeBlinks): boolean {
   const toFrame = personToFrame(person, actorLandmarks);
   const toPerson = invertSimilarity(toFrame);
   const [mx0, my0, mx1, box1] = person.maskBox;
@@ -70,6 +71,8 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
   const shiftV = (actor.meanV - own.meanV) * PASTE.tint;
   const { width: pw, height: ph, mask } = person;
   const warp = mouth?.active ? mouth : undefined;
+  // While the actor blinks, their own eye shows through (eye-blink.ts).
+  const blink = blinks?.active ? blinks : undefined;
 
   // Person coordinates of pixel centres: p = A·(x + 0.5, y + 0.5) + t, walked incrementally along a row.
   const { a, b, tx, ty } = toPerson;
@@ -89,7 +92,8 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
         sy = source[1];
       }
       // The mask moves with the warp: the person's chin drops with the actor's.
-      const alpha = sampleBilinear(mask, pw, ph, sx, sy);
+      let alpha = sampleBilinear(mask, pw, ph, sx, sy);
+      if (blink) alpha *= 1 - blink.keepActor(x + 0.5, y + 0.5);
       if (alpha <= 0.002) continue;
       let value = sampleBilinear(person.y, pw, ph, sx, sy) * gain + offsetY;
       if (inside > 0) value += (warp!.interiorY - value) * inside;
@@ -114,7 +118,8 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
         sy = source[1];
       }
       // The mask moves with the warp: the person's chin drops with the actor's.
-      const alpha = sampleBilinear(mask, pw, ph, sx, sy);
+      let alpha = sampleBilinear(mask, pw, ph, sx, sy);
+      if (blink) alpha *= 1 - blink.keepActor(2 * cx + 1, fy);
       if (alpha <= 0.002) continue;
       let u = sampleBilinear(person.u, pw, ph, sx, sy) + shiftU;
       let v = sampleBilinear(person.v, pw, ph, sx, sy) + shiftV;

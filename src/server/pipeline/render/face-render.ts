@@ -8,6 +8,7 @@ import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
 import { pasteFace } from './face-paste';
 import { createFaceTracker } from './face-track';
 import { loadMeshModel } from './mesh-model';
+import { createEyeBlinks } from './eye-blink';
 import { createMouthMotion } from './mouth-motion';
 import { loadPersonFace } from './person-face';
 import { decodeYuvFrames, evenSize, openEncoder, probeTemplate } from './video-pipes';
@@ -26,6 +27,8 @@ export interface RenderFaceOptions {
   engine?: FaceEngine;
   /** Move the person's mouth with the actor's (default true). */
   mouth?: boolean;
+  /** Let the actor's eye show while it blinks (default true). */
+  blinks?: boolean;
   /** Track the mesh with the mesh model alone between detections (default true; false: the engine's detect on a crop). */
   meshTracking?: boolean;
   /** x264 preset (default veryfast). */
@@ -39,6 +42,8 @@ export interface RenderReport {
   templateFrames: number;
   framesWithFace: number;
   framesReplaced: number;
+  /** Frames in which the actor's eye was (at least partly) closed and showed through. */
+  framesBlinking: number;
   /** Most faces seen in one full detection; the largest is the one replaced. */
   mostFacesInTemplate: number;
   /** Said plainly when it matters: which face was replaced. */
@@ -82,6 +87,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   // The mesh model alone between detections, when the engine is the built-in one (it sets up tfjs).
   const tracker = createFaceTracker(engine, options.meshTracking === false ? undefined : await loadMeshModel());
   const mouth = options.mouth === false ? undefined : createMouthMotion(person);
+  const blinks = options.blinks === false ? undefined : createEyeBlinks();
   const encoder = openEncoder({
     output: options.output, width, height, rate: video.rate, audioFrom: video.hasAudio ? options.template : undefined,
     preset: options.preset, timeoutMs, signal,
@@ -90,6 +96,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   let frames = 0;
   let framesWithFace = 0;
   let framesReplaced = 0;
+  let framesBlinking = 0;
   let reported = -1;
   const decoded = decodeYuvFrames(options.template, video, { timeoutMs, signal });
   try {
@@ -109,7 +116,9 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
         framesWithFace++;
         mark = performance.now();
         mouth?.update(face.landmarks);
-        if (pasteFace(frame, person, face.landmarks, mouth)) framesReplaced++;
+        blinks?.update(face.landmarks);
+        if (blinks?.active) framesBlinking++;
+        if (pasteFace(frame, person, face.landmarks, mouth, blinks)) framesReplaced++;
         ms.compose += performance.now() - mark;
       }
 
@@ -146,6 +155,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     templateFrames: video.frames,
     framesWithFace,
     framesReplaced,
+    framesBlinking,
     mostFacesInTemplate: mostFaces,
     notes,
     tracking: { mode: tracker.mode, ...tracking },

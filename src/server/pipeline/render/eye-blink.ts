@@ -1,0 +1,94 @@
+// The actor's blinks on the pasted photo: a still photo never blinks, and a face that never blinks looks
+// wrong at once. When the actor's eye is closed (its opening well under the widest seen lately), the
+// actor's own eye shows through the paste in a soft ellipse around it, for as long as it stays closed:
+// a few frames per blink, so the person's identity is kept in the rest.
+import type { Point } from './landmarks';
+
+export const BLINK = {
+  /**
+   * An eye counts as fully closed under this share of its recent widest opening, open above `openAbove`.
+   * The mesh never quite shuts the lids: on the talking-woman clip a fully closed eye reads 0.46 of her
+   * open eye, a squint 0.57, an open eye 0.85 to 1.
+   */
+  closedBelow: 0.5,
+  openAbove: 0.7,
+  /** The widest opening is forgotten slowly (per frame: 6 % in two seconds), so a long closed stretch stays closed. */
+  baselineDecay: 0.999,
+  /** The ellipse around the eye, in eye widths (corner to corner): along the eye and across it. */
+  along: 0.8,
+  across: 0.5,
+} as const;
+
+/** Upper lid, lower lid, outer and inner corner: left eye then right eye (MediaPipe mesh). */
+const EYES = [
+  { lids: [159, 145], corners: [33, 133] },
+  { lids: [386, 374], corners: [362, 263] },
+] as const;
+
+interface EyeState {
+  baseline: number;
+  closed: number;
+  centre: Point;
+  /** Unit vector along the eye, and the ellipse's semi-axes in pixels. */
+  axis: Point;
+  along: number;
+  across: number;
+}
+
+export interface EyeBlinks {
+  /** Whether any eye is closing in this frame. */
+  readonly active: boolean;
+  update(actorLandmarks: number[][]): void;
+  /** How much of the actor to keep at frame point (x, y): 0 (the person's face) to 1 (the actor's eye). */
+  keepActor(x: number, y: number): number;
+}
+
+const distance = (p: number[], q: number[]) => Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!);
+
+export function createEyeBlinks(): EyeBlinks {
+  const eyes: EyeState[] = EYES.map(() => ({ baseline: 0, closed: 0, centre: [0, 0], axis: [1, 0], along: 0, across: 0 }));
+  let active = false;
+  return {
+    get active() {
+      return active;
+    },
+    update(landmarks) {
+      active = false;
+      EYES.forEach(({ lids, corners }, i) => {
+        const eye = eyes[i]!;
+        const [outer, inner] = [landmarks[corners[0]]!, landmarks[corners[1]]!];
+        const width = distance(outer, inner);
+        if (width < 2) {
+          eye.closed = 0;
+          return;
+        }
+        const opening = distance(landmarks[lids[0]]!, landmarks[lids[1]]!) / width;
+        eye.baseline = Math.max(opening, eye.baseline * BLINK.baselineDecay);
+        const open = BLINK.openAbove * eye.baseline;
+        const shut = BLINK.closedBelow * eye.baseline;
+        eye.closed = opening >= open ? 0 : opening <= shut ? 1 : (open - opening) / (open - shut);
+        eye.centre = [(outer[0]! + inner[0]!) / 2, (outer[1]! + inner[1]!) / 2];
+        eye.axis = [(inner[0]! - outer[0]!) / width, (inner[1]! - outer[1]!) / width];
+        eye.along = BLINK.along * width;
+        eye.across = BLINK.across * width;
+        if (eye.closed > 0) active = true;
+      });
+    },
+    keepActor(x, y) {
+      let keep = 0;
+      for (const eye of eyes) {
+        if (eye.closed === 0) continue;
+        const dx = x - eye.centre[0];
+        const dy = y - eye.centre[1];
+        const u = (dx * eye.axis[0] + dy * eye.axis[1]) / eye.along;
+        const v = (dy * eye.axis[0] - dx * eye.axis[1]) / eye.across;
+        const d = u * u + v * v;
+        if (d >= 1) continue;
+        // Soft edge: full inside half the radius, eased to nothing at the ellipse.
+        const t = Math.min(1, (1 - d) / 0.75);
+        keep = Math.max(keep, eye.closed * t * t * (3 - 2 * t));
+      }
+      return keep;
+    },
+  };
+}
