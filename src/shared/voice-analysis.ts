@@ -4,7 +4,7 @@
 export const VOICE_WARNING_MESSAGES = {
   tooQuiet: 'The recording is very quiet. Record closer to the microphone.',
   clipped: 'The recording is distorted (too loud). Move a little away from the microphone.',
-  noVoice: 'No voice was found in this recording. Record again in a quiet room.',
+  noVoice: 'No voice was heard in this recording, only silence, noise or music. Record again with the person speaking close to the microphone and no music or TV playing.',
   littleSpeech: 'There is little speech in this recording. Record again and keep talking for most of it.',
 } as const;
 

@@ -5,17 +5,17 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import FFT from 'fft.js';
-import { YIN } from 'pitchfinder';
 import { MEDIA_MESSAGES } from '../../shared/media-rules';
 import { VOICE_ANALYSIS_MESSAGES, type VoiceAnalysisSummary, type VoiceWarning, voiceWarning } from '../../shared/voice-analysis';
 import { ffmpegBinary } from '../media/ffmpeg';
+import { PITCH_HOP_SECONDS, trackPitch } from './pitch-track';
 
 export interface VoiceAnalysis extends VoiceAnalysisSummary {
   /** Seconds of decoded audio (at most `maxSeconds`). */
   duration: number;
-  /** Seconds the voice-activity measure counted as speech. */
+  /** Seconds counted as speech: the voiced frames, the short gaps between them and a margin around. */
   speechSeconds: number;
-  /** Seconds with a steady pitch (the frames behind the pitch figures and the embedding). */
+  /** Seconds with a voice's pitch (the frames behind the pitch figures and the embedding). */
   voicedSeconds: number;
   /** 0..1: share of samples at full scale (|x| ≥ CLIP_LEVEL). */
   clippedShare: number;
@@ -48,8 +48,9 @@ export const VOICE_EMBEDDING_LAYOUT = {
   logPitchStd: 25,
 } as const;
 
-// --- Thresholds, measured on synthetic voices (110–220 Hz pulse trains through formant filters, with
-// pauses) and eSpeak NG speech at 80–290 Hz, as WAV and WebM/Opus: see voice-analysis.test.ts.
+// --- Thresholds. Loudness and clipping measured on synthetic voices and eSpeak NG; voice, pitch and
+// speech on real people's recordings (women, men, child-range voices; clean, noisy, reverberant, phone
+// band, and the browser's WebM/Opus): see real-voices.test.ts and decision 012.
 
 /** Below this integrated loudness the voice is too quiet: 12 LU under the broadcast target (−23 LUFS).
  * Speech recorded at a normal level measured −23 to −17 LUFS here; a voice 45 dB too quiet, −67. */
@@ -64,52 +65,38 @@ export const CLIPPED_SHARE = 0.001;
 /** Less speech than this share of the recording, or than this many seconds, is too little speech. */
 export const LITTLE_SPEECH_SHARE = 0.4;
 export const LITTLE_SPEECH_SECONDS = 3;
-/** Below this many seconds of steadily voiced frames there is no voice to measure: pitch is null. */
+/** Below this many seconds of voiced frames there is no voice to measure: pitch is null. */
 export const MIN_VOICED_SECONDS = 0.5;
 /** Less decoded audio than this is a damaged file (uploads are checked for 5–30 s before analysis). */
 export const MIN_DECODED_SECONDS = 1;
 
-/** A 20 ms frame is speech when its level is this far above the recording's noise floor (its 10th
- * percentile frame level)... */
-export const SPEECH_ABOVE_NOISE_DB = 12;
-/** ...and above this absolute level (dBFS, frame RMS), so that a near-silent recording's own noise
- * is not speech: 16-bit quantisation noise is near −100 dBFS, a voice 45 dB too quiet still above. */
-export const SPEECH_FLOOR_DBFS = -75;
-const NOISE_FLOOR_PERCENTILE = 0.1;
-/** Pauses shorter than this between speech frames count as speech (gaps between syllables and words). */
-const SPEECH_GAP_FILL_FRAMES = 15;
-/** Shorter bursts are clicks and knocks, not speech. */
-const MIN_SPEECH_RUN_FRAMES = 5;
-
-/** YIN's threshold on the cumulative mean normalised difference: the share of aperiodic power a frame
- * may have and still be voiced. The paper's 0.1 left out half the frames of a low (80 Hz) eSpeak voice;
- * 0.2 kept a fifth more than 0.15 with the same median, and octave errors are caught below. */
-export const YIN_THRESHOLD = 0.2;
-/** Plausible speaking pitch of adults and children. With 512-sample frames pitchfinder's YIN looks at
- * lags up to 127 samples at 8 kHz, so the lowest pitch it can report is 63 Hz. */
-export const MIN_PITCH_HZ = 60;
-export const MAX_PITCH_HZ = 500;
-/** Octave errors (and noise that passes YIN) come as short jumps: a voiced stretch is a run of frames
- * whose pitch moves less than this ratio from one 10 ms frame to the next; shorter runs are dropped. */
-const PITCH_STEP_RATIO = 1.12;
+/** Voiced stretches shorter than this are clicks, knocks or a tracker's stray frame, not a voice. */
 const MIN_VOICED_RUN_FRAMES = 5;
-/** A frame further than this from the median pitch (in octaves) is an octave error that lasted. */
-const MAX_OCTAVES_FROM_MEDIAN = 0.75;
+/**
+ * A voice's pitch is never still: jitter and intonation move it 0.3–1.5 % per 10 ms (measured: real
+ * women, men and child-range voices 0.35–1.5 %, eSpeak 0.3–0.5 %), while a held note, a chord or mains
+ * hum stays within 0.03 %. A voiced stretch whose median step is below this is a tone, not a voice.
+ */
+export const TONE_MAX_STEP = 0.001;
+/**
+ * One voice keeps to a band of 1.5 octaves (measured: 93–100 % of a real speaker's voiced frames, in
+ * every condition tried); frames outside it are octave errors or other sounds and are left out...
+ */
+const VOICE_BAND_OCTAVES = 1.5;
+/** ...and when the band holds less than this share of the voiced frames, the periodic sound is not one
+ * voice but music (a song's bass, chords, melody and drums spread over 3–4 octaves: 51 % in the band). */
+export const ONE_VOICE_SHARE = 0.7;
+/** Speech is the voiced frames and what lies between them: unvoiced consonants and the gaps between
+ * syllables and words, up to this long... */
+const SPEECH_GAP_SECONDS = 0.3;
+/** ...and this much before and after each voiced stretch (an initial "s", a final "t"). */
+const SPEECH_MARGIN_SECONDS = 0.05;
 
-// --- One decode, three rates: loudness and peaks at BS.1770's reference rate, voice activity and
-// MFCC at 16 kHz, YIN at 8 kHz (the field notes: higher rates are far slower for no better pitch).
+// --- One decode, two rates: loudness and peaks at BS.1770's reference rate; pitch, speech and MFCC at 16 kHz.
 const LOUDNESS_RATE = 48_000;
 const ANALYSIS_RATE = 16_000;
-const PITCH_RATE = 8_000;
 /** Every per-frame measure sits on one 10 ms grid: frame k is centred at k × 10 ms. */
-const HOP_SECONDS = 0.01;
-const ACTIVITY_WINDOW = 320; // 20 ms at 16 kHz
-/** pitchfinder's YIN analyses the largest power of two below the input length: of a 512-sample frame
- * it reads the first 256 samples (32 ms), with lags up to 127. */
-const YIN_FRAME = 512;
-const YIN_ANALYSED = YIN_FRAME / 2;
-/** Each frame is scaled to this RMS before YIN (see voicedPitch). */
-const YIN_FRAME_RMS = 100;
+const HOP_SECONDS = PITCH_HOP_SECONDS;
 
 export const MFCC_DEFAULTS = {
   sampleRate: ANALYSIS_RATE,
@@ -135,9 +122,10 @@ export async function analyseVoice(file: string, options: AnalyseVoiceOptions = 
   }
   const duration = decoded.at16k.length / ANALYSIS_RATE;
 
-  const speech = speechFrames(decoded.at16k);
+  const track = trackPitch(decoded.at16k, ANALYSIS_RATE);
+  const pitch = voicePitch(track.hz);
+  const speech = speechAround(pitch);
   const speechCount = count(speech);
-  const pitch = voicedPitch(decoded.at8k, speech);
   const voiced = [...pitch].filter((hz) => hz > 0).sort((a, b) => a - b);
   const hasVoice = voiced.length * HOP_SECONDS >= MIN_VOICED_SECONDS;
 
@@ -181,22 +169,21 @@ export function toVoiceAnalysisSummary(analysis: VoiceAnalysis): VoiceAnalysisSu
 interface DecodedVoice {
   at48k: Float32Array;
   at16k: Float32Array;
-  at8k: Float32Array;
 }
 
-/** One ffmpeg run: the first audio stream, mixed to mono, to 32-bit float at three rates on three pipes. */
+/** One ffmpeg run: the first audio stream, mixed to mono, to 32-bit float at two rates on two pipes. */
 function decode(file: string, maxSeconds: number, timeoutMs: number): Promise<DecodedVoice> {
-  const rates = [LOUDNESS_RATE, ANALYSIS_RATE, PITCH_RATE];
+  const rates = [LOUDNESS_RATE, ANALYSIS_RATE];
   const graph =
-    '[0:a:0]aformat=sample_fmts=flt:channel_layouts=mono,asplit=3[s0][s1][s2];' +
+    '[0:a:0]aformat=sample_fmts=flt:channel_layouts=mono,asplit=2[s0][s1];' +
     rates.map((rate, index) => `[s${index}]aresample=${rate}[r${index}]`).join(';');
-  const pipes = [1, 3, 4];
+  const pipes = [1, 3];
   const mapping = pipes.flatMap((fd, index) => ['-map', `[r${index}]`, '-f', 'f32le', `pipe:${fd}`]);
   // An absolute path can never be read as a protocol ("http:…") or an option ("-…").
   const args = ['-nostdin', '-v', 'error', '-t', String(maxSeconds), '-i', path.resolve(file), '-filter_complex', graph, ...mapping];
 
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegBinary(), args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(ffmpegBinary(), args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
     const outputs = rates.map((rate) => sampleSink(Math.round(rate * maxSeconds)));
     pipes.forEach((fd, index) => (child.stdio[fd] as Readable).on('data', (chunk: Buffer) => outputs[index]!.write(chunk)));
     let stderr = '';
@@ -221,8 +208,8 @@ function decode(file: string, maxSeconds: number, timeoutMs: number): Promise<De
           reject(new Error(MEDIA_MESSAGES.unreadableMedia, { cause: new Error(`ffmpeg exited with ${code ?? signal} on ${file}: ${stderr.trim()}`) }));
           return;
         }
-        const [at48k, at16k, at8k] = outputs.map((output) => output.samples()) as [Float32Array, Float32Array, Float32Array];
-        resolve({ at48k, at16k, at8k });
+        const [at48k, at16k] = outputs.map((output) => output.samples()) as [Float32Array, Float32Array];
+        resolve({ at48k, at16k });
       }),
     );
   });
@@ -242,25 +229,69 @@ function sampleSink(maxSamples: number) {
   };
 }
 
-// --- Voice activity: energy on 20 ms frames against the recording's own noise floor
+// --- Voice and speech: from the pitch track, not from the level
 
-function speechFrames(at16k: Float32Array): Uint8Array {
-  const hop = ANALYSIS_RATE * HOP_SECONDS;
-  const frames = Math.floor(at16k.length / hop);
-  const levels = new Float64Array(frames);
-  for (let k = 0; k < frames; k++) {
-    const start = Math.max(0, k * hop - ACTIVITY_WINDOW / 2);
-    const end = Math.min(at16k.length, k * hop + ACTIVITY_WINDOW / 2);
-    let energy = 0;
-    for (let i = start; i < end; i++) energy += at16k[i]! * at16k[i]!;
-    levels[k] = 10 * Math.log10(energy / (end - start) + 1e-12);
+/**
+ * The tracked pitch with what is not a voice taken out: stretches too short to be a syllable, and
+ * tones (TONE_MAX_STEP). Why not a level-based activity detector: a recording whose background never
+ * goes quiet (a room, a hum, a phone's noise) has no "noise floor" to measure speech against, and a
+ * real girl's speech came out as 0 s voiced that way; periodicity that moves like a voice is what
+ * tells a voice from everything else.
+ */
+function voicePitch(tracked: Float32Array): Float32Array {
+  const pitch = Float32Array.from(tracked);
+  forEachRun(pitch, (start, end) => {
+    if (end - start < MIN_VOICED_RUN_FRAMES || medianStep(pitch, start, end) < TONE_MAX_STEP) pitch.fill(0, start, end);
+  });
+  const voiced = count(pitch);
+  const { low, high } = busiestBand(pitch, VOICE_BAND_OCTAVES);
+  for (let k = 0; k < pitch.length; k++) if (pitch[k]! < low || pitch[k]! > high) pitch[k] = 0;
+  if (count(pitch) < ONE_VOICE_SHARE * voiced) pitch.fill(0);
+  return pitch;
+}
+
+/** The band `octaves` wide that holds the most voiced frames (its edges in Hz). */
+function busiestBand(pitch: Float32Array, octaves: number): { low: number; high: number } {
+  const logs = [...pitch].filter((hz) => hz > 0).map(Math.log2).sort((a, b) => a - b);
+  let best = { frames: 0, low: 0 };
+  for (let end = 0, start = 0; end < logs.length; end++) {
+    while (logs[start]! < logs[end]! - octaves) start++;
+    if (end - start + 1 > best.frames) best = { frames: end - start + 1, low: logs[start]! };
   }
-  const noiseFloor = percentile(levels.slice().sort(), NOISE_FLOOR_PERCENTILE);
-  const threshold = Math.max(SPEECH_FLOOR_DBFS, noiseFloor + SPEECH_ABOVE_NOISE_DB);
-  const speech = new Uint8Array(frames);
-  for (let k = 0; k < frames; k++) speech[k] = levels[k]! > threshold ? 1 : 0;
-  fillGaps(speech, SPEECH_GAP_FILL_FRAMES);
-  dropShortRuns(speech, MIN_SPEECH_RUN_FRAMES);
+  return { low: 2 ** best.low, high: 2 ** (best.low + octaves) };
+}
+
+/** Calls `visit(start, end)` for each run of consecutive voiced frames [start, end). */
+function forEachRun(pitch: Float32Array, visit: (start: number, end: number) => void): void {
+  let start = -1;
+  for (let k = 0; k <= pitch.length; k++) {
+    const voiced = k < pitch.length && pitch[k]! > 0;
+    if (voiced && start < 0) start = k;
+    if (!voiced && start >= 0) {
+      visit(start, k);
+      start = -1;
+    }
+  }
+}
+
+/** Median relative pitch change from one frame to the next within [start, end). */
+function medianStep(pitch: Float32Array, start: number, end: number): number {
+  const steps: number[] = [];
+  for (let k = start + 1; k < end; k++) steps.push(Math.abs(pitch[k]! / pitch[k - 1]! - 1));
+  return steps.length ? percentile(steps.sort((a, b) => a - b), 0.5) : 0;
+}
+
+/** Speech frames: the voiced ones, the gaps between them up to SPEECH_GAP_SECONDS, and a margin around. */
+function speechAround(pitch: Float32Array): Uint8Array {
+  const speech = Uint8Array.from(pitch, (hz) => (hz > 0 ? 1 : 0));
+  fillGaps(speech, Math.round(SPEECH_GAP_SECONDS / HOP_SECONDS));
+  const margin = Math.round(SPEECH_MARGIN_SECONDS / HOP_SECONDS);
+  const voiced = Uint8Array.from(speech);
+  for (let k = 0; k < voiced.length; k++) {
+    if (!voiced[k]) continue;
+    if (k === 0 || !voiced[k - 1]) speech.fill(1, Math.max(0, k - margin), k);
+    if (k === voiced.length - 1 || !voiced[k + 1]) speech.fill(1, k + 1, Math.min(voiced.length, k + 1 + margin));
+  }
   return speech;
 }
 
@@ -270,61 +301,6 @@ function fillGaps(flags: Uint8Array, maxGap: number): void {
     if (!flags[k]) continue;
     if (lastOn >= 0 && k - lastOn - 1 <= maxGap) flags.fill(1, lastOn + 1, k);
     lastOn = k;
-  }
-}
-
-function dropShortRuns(flags: Uint8Array, minRun: number): void {
-  let start = 0;
-  for (let k = 0; k <= flags.length; k++) {
-    if (k < flags.length && flags[k]) continue;
-    if (k - start < minRun) flags.fill(0, start, k);
-    start = k + 1;
-  }
-}
-
-// --- Pitch: YIN on the speech frames only (silence is most of the cost otherwise), then octave errors out
-
-/** Pitch in Hz per 10 ms frame, 0 where the frame is not steadily voiced. */
-function voicedPitch(at8k: Float32Array, speech: Uint8Array): Float32Array {
-  const detect = YIN({ sampleRate: PITCH_RATE, threshold: YIN_THRESHOLD });
-  const hop = PITCH_RATE * HOP_SECONDS;
-  const pitch = new Float32Array(speech.length);
-  const frame = new Float32Array(YIN_FRAME);
-  for (let k = 0; k < speech.length; k++) {
-    if (!speech[k]) continue;
-    // Centre the analysed half of the frame on the grid point.
-    const start = k * hop - YIN_ANALYSED / 2;
-    if (start < 0 || start + YIN_FRAME > at8k.length) continue;
-    // pitchfinder 2.3.4's YIN seeds its running sum with 1 instead of the first difference, so its
-    // normalised difference depends on the level: a quiet frame (squared differences summing to less
-    // than ~1) comes out as a 3,200 Hz "pitch". Scaling every frame to the same RMS removes that.
-    let energy = 0;
-    for (let i = 0; i < YIN_ANALYSED; i++) energy += at8k[start + i]! ** 2;
-    if (energy === 0) continue;
-    const scale = YIN_FRAME_RMS / Math.sqrt(energy / YIN_ANALYSED);
-    for (let i = 0; i < YIN_FRAME; i++) frame[i] = at8k[start + i]! * scale;
-    const hz = detect(frame);
-    if (hz !== null && hz >= MIN_PITCH_HZ && hz <= MAX_PITCH_HZ) pitch[k] = hz;
-  }
-  keepSteadyRuns(pitch);
-  const voiced = [...pitch].filter((hz) => hz > 0).sort((a, b) => a - b);
-  if (voiced.length) {
-    const median = percentile(voiced, 0.5);
-    for (let k = 0; k < pitch.length; k++) {
-      if (pitch[k]! > 0 && Math.abs(Math.log2(pitch[k]! / median)) > MAX_OCTAVES_FROM_MEDIAN) pitch[k] = 0;
-    }
-  }
-  return pitch;
-}
-
-function keepSteadyRuns(pitch: Float32Array): void {
-  const maxStep = Math.log(PITCH_STEP_RATIO);
-  let start = 0;
-  for (let k = 1; k <= pitch.length; k++) {
-    const continues = k < pitch.length && pitch[k]! > 0 && pitch[k - 1]! > 0 && Math.abs(Math.log(pitch[k]! / pitch[k - 1]!)) < maxStep;
-    if (continues) continue;
-    if (k - start < MIN_VOICED_RUN_FRAMES) pitch.fill(0, start, k);
-    start = k;
   }
 }
 
@@ -472,9 +448,10 @@ function voiceEmbedding(at16k: Float32Array, pitch: Float32Array, speech: Uint8A
 
 // --- Small numeric helpers
 
-function count(flags: Uint8Array): number {
+/** How many entries are non-zero. */
+function count(values: Uint8Array | Float32Array): number {
   let total = 0;
-  for (const flag of flags) total += flag;
+  for (const value of values) if (value) total++;
   return total;
 }
 
