@@ -23,8 +23,12 @@ export const RATE = 22_050;
 export const PITCH_RATIO_RANGE = [1 / 3, 3] as const;
 /** An output pitch further than this from the person's (as a share) is made once more, corrected. */
 export const PITCH_TOLERANCE = 0.02;
-/** The envelope is moved at most this far: adult voices' formants differ by up to ~20 % (children more). */
-export const FORMANT_FACTOR_RANGE = [0.8, 1.25] as const;
+/**
+ * The envelope is moved at most this far. Adult voices' formants differ by up to ~20 %; a child's are
+ * ~1.3–1.5× an adult's (more against a man's). Measured on real voices: a woman's phrases against the
+ * same phrases raised ×1.5 estimate 1.49; a man against that child-range voice, 1.5–1.6.
+ */
+export const FORMANT_FACTOR_RANGE = [0.7, 1.6] as const;
 /** Equaliser gains, dB, either way: beyond this it boosts the recording's noise, not the voice. */
 export const MAX_EQ_GAIN_DB = 12;
 /** The equaliser's bands: 1/3 octave, centres 100 Hz … 8 kHz. */
@@ -148,7 +152,7 @@ export async function convertVoice(options: ConvertVoiceOptions): Promise<Conver
   }
 
   const personSpectrum = averagePowerSpectrum(personSamples);
-  const formantFactorEstimated = narrationHasVoice ? estimateFormantFactor(averagePowerSpectrum(narration), personSpectrum) : 1;
+  const formantFactorEstimated = narrationHasVoice ? estimateFormantFactor(averagePowerSpectrum(narration), personSpectrum, { narrator: narrator.pitchMedianHz, person: person.pitchMedianHz }) : 1;
   const formantFactor = round(options.formantFactor ?? clamp(formantFactorEstimated, ...FORMANT_FACTOR_RANGE), 3);
   done('estimate', 0.3);
 
@@ -338,6 +342,17 @@ function smoothedDb(power: Float64Array, halfWidthHz: number): Float64Array {
 
 const ENVELOPE_LOW_HZ = 300;
 const ENVELOPE_HIGH_HZ = 5000;
+/** A recording's band ends where its smoothed spectrum falls this far below its peak (a phone or an
+ * 8 kHz file has nothing above 3.4–4 kHz: matching envelopes there would only match the cut-off). */
+const BAND_EDGE_BELOW_PEAK_DB = 50;
+
+/** The highest frequency (Hz) at which a smoothed dB spectrum is within BAND_EDGE_BELOW_PEAK_DB of its peak. */
+function bandTopHz(db: Float64Array): number {
+  const floor = Math.max(...db) - BAND_EDGE_BELOW_PEAK_DB;
+  let top = db.length - 1;
+  while (top > 0 && db[top]! < floor) top--;
+  return (top * RATE) / SPECTRUM_FFT;
+}
 
 /**
  * How far the narrator's spectral envelope must move to lie on the person's: the factor α for which
@@ -345,22 +360,27 @@ const ENVELOPE_HIGH_HZ = 5000;
  * difference in level and in tilt (the equaliser's job). A grid search in 1 % steps over
  * FORMANT_FACTOR_RANGE widened by 10 % each way, so that a clamped estimate shows as such.
  */
-export function estimateFormantFactor(narratorPower: Float64Array, personPower: Float64Array): number {
-  // Smoothed over ±150 Hz so that a 110 Hz and a 220 Hz voice's harmonics both blur into an envelope.
-  const narrator = smoothedDb(narratorPower, 150);
-  const person = smoothedDb(personPower, 150);
+export function estimateFormantFactor(narratorPower: Float64Array, personPower: Float64Array, pitchHz: { narrator?: number | null; person?: number | null } = {}): number {
+  // Smoothed over ±150 Hz, or ±0.75 of the voice's pitch when higher, so that each voice's harmonics
+  // blur into an envelope (a child's, 300 Hz apart, stay peaks at ±150 Hz and pull the match off).
+  const halfWidth = (hz: number | null | undefined) => Math.max(150, 0.75 * (hz ?? 0));
+  const narrator = smoothedDb(narratorPower, halfWidth(pitchHz.narrator));
+  const person = smoothedDb(personPower, halfWidth(pitchHz.person));
   const binHz = RATE / SPECTRUM_FFT;
   const at = (db: Float64Array, hz: number) => {
     const position = Math.min(db.length - 1.001, hz / binHz);
     const lower = Math.floor(position);
     return db[lower]! + (db[lower + 1]! - db[lower]!) * (position - lower);
   };
+  // Only where both recordings have sound (below the narrower band's top).
+  const lowestFactor = FORMANT_FACTOR_RANGE[0] * 0.9;
+  const top = Math.min(ENVELOPE_HIGH_HZ, 0.9 * bandTopHz(person), 0.9 * bandTopHz(narrator));
   const points: number[] = [];
-  for (let hz = ENVELOPE_LOW_HZ; hz <= ENVELOPE_HIGH_HZ; hz *= 2 ** (1 / 24)) points.push(hz);
+  for (let hz = ENVELOPE_LOW_HZ; hz <= top; hz *= 2 ** (1 / 24)) points.push(hz);
   const x = points.map((hz) => Math.log2(hz));
   const target = points.map((hz) => at(person, hz));
   let best = { factor: 1, residual: Number.POSITIVE_INFINITY };
-  for (let factor = FORMANT_FACTOR_RANGE[0] * 0.9; factor <= FORMANT_FACTOR_RANGE[1] * 1.1 + 1e-9; factor += 0.01) {
+  for (let factor = lowestFactor; factor <= FORMANT_FACTOR_RANGE[1] * 1.1 + 1e-9; factor += 0.01) {
     const difference = points.map((hz, i) => at(narrator, hz / factor) - target[i]!);
     const residual = residualAfterLine(x, difference);
     if (residual < best.residual) best = { factor, residual };
