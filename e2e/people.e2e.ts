@@ -100,11 +100,15 @@ async function register(context: BrowserContext, prefix: string) {
   return account;
 }
 
-/** Records for real seconds through the fake microphone, then stops. */
-async function recordVoice(scope: Locator, page: Page, seconds: number) {
+/** Records for real seconds through the fake microphone, then stops; the level meter must show the voice meanwhile. */
+async function recordVoice(scope: Locator, page: Page, seconds: number, screenshotName?: string) {
   await scope.getByRole('button', { name: 'Start Recording' }).click();
   await scope.getByRole('button', { name: 'Stop Recording' }).waitFor();
-  await page.waitForTimeout(seconds * 1000);
+  const startedAt = Date.now();
+  const meter = scope.getByRole('meter', { name: 'Microphone level' });
+  await expect.poll(async () => Number(await meter.getAttribute('aria-valuenow')), { timeout: 3000, interval: 100 }).toBeGreaterThan(20);
+  if (screenshotName) await screenshot(page, screenshotName);
+  await page.waitForTimeout(Math.max(0, seconds * 1000 - (Date.now() - startedAt)));
   await scope.getByRole('button', { name: 'Stop Recording' }).click();
   await scope.getByRole('button', { name: 'Play' }).waitFor();
 }
@@ -263,7 +267,7 @@ async function journey(context: BrowserContext, page: Page) {
     await expectToast(page, 'Recording too short');
     await dialog.getByRole('button', { name: 'Reset' }).click();
     await expectToast(page, 'Recording reset');
-    await recordVoice(dialog, page, 6);
+    await recordVoice(dialog, page, 6, 'voice-recorder-level-desktop');
     await expectToast(page, 'Recording complete');
     await dialog.getByRole('button', { name: 'Save Recording' }).click();
     await expectToast(page, 'Voice recording added successfully');

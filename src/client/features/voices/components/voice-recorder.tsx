@@ -7,6 +7,7 @@ import { Progress } from '@client/components/ui/progress';
 import { notifyError, notifySuccess } from '@client/lib/notify';
 import { cn, formatDuration } from '@client/lib/utils';
 import { type Recording, useVoiceRecorder } from '../lib/use-voice-recorder';
+import { MicrophoneLevelMeter } from './microphone-level-meter';
 
 interface VoiceRecorderProps {
   /** Saves the recording; resolve to keep the recorder, it resets itself after a successful save. */
@@ -29,7 +30,7 @@ export function VoiceRecorder({
   maxSeconds = MEDIA_LIMITS.voiceMaxSeconds,
   className,
 }: VoiceRecorderProps) {
-  const { status, elapsed, recording, start, stop, reset } = useVoiceRecorder({
+  const { status, elapsed, recording, liveStream, start, stop, reset } = useVoiceRecorder({
     maxSeconds,
     onStop: (done) => notifySuccess('Recording complete', `${formatDuration(done.duration)} of audio recorded.`),
   });
@@ -83,6 +84,7 @@ export function VoiceRecorder({
           <p className="font-mono text-2xl font-semibold tabular-nums" aria-label="Recording time">
             {formatDuration(shown)} <span className="text-base text-muted-foreground">/ {formatDuration(maxSeconds)}</span>
           </p>
+          {status === 'recording' && <MicrophoneLevelMeter stream={liveStream} className="mt-2" />}
         </div>
       </div>
       <Progress value={(shown / maxSeconds) * 100} aria-label="Recording length" />

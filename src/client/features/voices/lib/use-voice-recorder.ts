@@ -21,6 +21,8 @@ export function useVoiceRecorder({ maxSeconds, onStop }: { maxSeconds?: number; 
   const [status, setStatus] = useState<RecorderStatus>('idle');
   const [elapsed, setElapsed] = useState(0);
   const [recording, setRecording] = useState<Recording | null>(null);
+  // The microphone while recording, as state so the level meter starts and stops with it.
+  const [liveStream, setLiveStream] = useState<MediaStream | null>(null);
   const recorderRef = useRef<MediaRecorder | null>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const timerRef = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
@@ -37,6 +39,7 @@ export function useVoiceRecorder({ maxSeconds, onStop }: { maxSeconds?: number; 
     if (urlRef.current) URL.revokeObjectURL(urlRef.current);
     urlRef.current = null;
     setRecording(null);
+    setLiveStream(null);
     setElapsed(0);
     setStatus('idle');
   }, []);
@@ -71,6 +74,7 @@ export function useVoiceRecorder({ maxSeconds, onStop }: { maxSeconds?: number; 
       clearInterval(timerRef.current);
       stopStream(stream);
       streamRef.current = null;
+      setLiveStream(null);
       recorderRef.current = null;
       const duration = Math.round(((performance.now() - startedAt) / 1000) * 10) / 10;
       const blob = new Blob(chunks, { type: recorder.mimeType || mimeType || 'audio/webm' });
@@ -84,6 +88,7 @@ export function useVoiceRecorder({ maxSeconds, onStop }: { maxSeconds?: number; 
     };
     recorderRef.current = recorder;
     recorder.start(250);
+    setLiveStream(stream);
     setStatus('recording');
   }, [clear, maxSeconds, stop]);
 
@@ -102,5 +107,5 @@ export function useVoiceRecorder({ maxSeconds, onStop }: { maxSeconds?: number; 
     [],
   );
 
-  return { status, elapsed, recording, start, stop, reset: clear };
+  return { status, elapsed, recording, liveStream, start, stop, reset: clear };
 }
