@@ -13,6 +13,7 @@ benches.extraction = () => import('./extraction.bench').then((bench) => bench.be
 benches['voice-analysis'] = () => import('./voice-analysis.bench').then((bench) => bench.benchVoiceAnalysis());
 benches.render = () => import('./render.bench').then((bench) => bench.benchRender());
 benches['voice-conversion'] = () => import('./voice-conversion.bench').then((bench) => bench.benchVoiceConversion());
+benches.voices = () => import('./voices.bench').then((bench) => bench.benchVoices());
 
 const results: Record<string, unknown> = {
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
