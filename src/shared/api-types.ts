@@ -1,5 +1,5 @@
 // Shapes the API returns, shared by the server's serialisers and the client's hooks.
-import type { VoiceAnalysisSummary } from './voice-analysis';
+import type { TemplateNarration, VoiceAnalysisSummary } from './voice-analysis';
 
 export const ROLES = ['user', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -113,6 +113,8 @@ export interface VideoTemplate {
   /** Dollars with 2 decimals, or null when the template has no price. */
   price: number | null;
   voiceOnly: boolean;
+  /** The narration's analysis; null until analysed. */
+  narration: TemplateNarration | null;
   createdAt: string;
 }
 

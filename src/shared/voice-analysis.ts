@@ -42,3 +42,27 @@ export interface VoiceAnalysisSummary {
   /** Most important first. */
   warnings: VoiceWarning[];
 }
+
+/**
+ * What the analysis of a template's narration found (decision 012): the narrator's median pitch, or null
+ * when no voice was heard in it (music, silence, no sound at all). Such a template's voice cannot be
+ * changed, and a video asking for it is refused before anything is queued.
+ */
+export interface TemplateNarration {
+  pitchMedianHz: number | null;
+  /** Seconds of voiced narration found. */
+  voicedSeconds: number;
+}
+
+export const NARRATION_MESSAGES = {
+  /** The admin's view of a template whose narration has no voice. */
+  noVoice: 'No voice found in the narration',
+  /** A parent asking for a voice swap on such a template. */
+  noVoiceToChange: "This template's narration has no voice to change. Turn off Voice Swap to keep the template's own sound.",
+  /** The render found no voice in the narration after all (a template analysed before this check existed). */
+  renderNoVoice: "The template's narration has no voice to change. Make the video again with Voice Swap turned off.",
+} as const;
+
+/** A parent's recording in which no voice was heard cannot be chosen for a video. */
+export const unusableRecordingMessage = (name: string) =>
+  `No voice could be heard in the recording "${name}". Choose another recording or record again.`;

@@ -7,6 +7,7 @@
 // - `subscriptionStatus` uses one set of values (none, trial, active, expired); `plan` is free, premium or family.
 // - Usernames and e-mails are unique without regard to case (indexes on lower()).
 import { sql } from 'drizzle-orm';
+import type { TemplateNarration } from '../../shared/voice-analysis';
 import {
   type AnyPgColumn,
   boolean,
@@ -222,6 +223,8 @@ export const videoTemplates = pgTable(
     /** Integer cents; null when the template has no price. */
     priceCents: integer('price_cents'),
     voiceOnly: boolean('voice_only').notNull().default(false),
+    /** The narration's voice analysis (decision 012); null until analysed (at upload, else before its first video). */
+    narration: jsonb('narration').$type<TemplateNarration>(),
     createdAt: createdAt(),
   },
   (table) => [

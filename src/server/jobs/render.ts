@@ -40,6 +40,10 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
     const faceFile = row.faceImageId === null ? undefined : await existing(storage.fromUrl(face?.imageUrl), VIDEO_MESSAGES.faceMissing);
     const voiceFile = row.voiceRecordingId === null ? undefined : await existing(storage.fromUrl(voice?.audioUrl), VIDEO_MESSAGES.voiceMissing);
 
+    // Both voices are checked before minutes of face rendering: a recording or a narration without a
+    // voice fails now, in words a parent can act on (decision 012).
+    const voices = voiceFile ? await analyseBothVoices(deps, sourceFile.path, voiceFile.path) : undefined;
+
     let picture = sourceFile.path;
     if (faceFile) {
       picture = path.join(dir, 'face.mp4');
@@ -50,7 +54,7 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
     let final = picture;
     if (voiceFile) {
       const audio = path.join(dir, 'voice.m4a');
-      await deps.pipeline.run('convertVoice', { narration: sourceFile.path, person: voiceFile.path, output: audio }, undefined, progressWriter(deps, row.id, 'voiceProgress'), context.signal);
+      await deps.pipeline.run('convertVoice', { narration: sourceFile.path, person: voiceFile.path, output: audio, ...voices }, undefined, progressWriter(deps, row.id, 'voiceProgress'), context.signal);
       if (!faceFile) picture = await playablePicture(sourceFile.path, dir);
       context.signal.throwIfAborted();
       final = path.join(dir, 'video.mp4');
@@ -73,6 +77,17 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The narration's and the person's voice analysed (in the pipeline's threads); a missing voice is a RenderProblem. */
+async function analyseBothVoices(deps: JobDeps, narration: string, person: string) {
+  const [narratorAnalysis, personAnalysis] = await Promise.all([
+    deps.pipeline.run('analyseVoice', { file: narration, maxSeconds: 600, timeoutMs: 120_000 }),
+    deps.pipeline.run('analyseVoice', { file: person }),
+  ]);
+  if (personAnalysis.pitchMedianHz === null) throw new RenderProblem(VOICE_CONVERSION_MESSAGES.noPersonVoice);
+  if (narratorAnalysis.pitchMedianHz === null) throw new RenderProblem(VOICE_CONVERSION_MESSAGES.noNarratorVoice);
+  return { narratorAnalysis, personAnalysis };
 }
 
 /** pg-boss gave up (the worker died on every attempt): say so on the row. */

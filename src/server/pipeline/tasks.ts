@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { extractFaces } from './face-extraction';
 import { renderFace } from './render/face-render';
 import { convertVoice } from './render/voice-conversion';
-import { analyseVoice } from './voice-analysis';
+import { type VoiceAnalysis, analyseVoice } from './voice-analysis';
 import type { AnalyseOptions, AnalysedFace, DetectOptions, DetectedFace, FaceEngine, Frame } from './face-engine';
 
 /** What a task gets from its thread besides its input. */
@@ -79,8 +79,8 @@ async function extractFacesTask(input: { file: string; declaredExpression: strin
 }
 
 /** A voice recording's pitch, loudness, speech share, fingerprint and warnings (voice-analysis.ts). */
-async function analyseVoiceTask(input: { file: string }) {
-  return analyseVoice(input.file);
+async function analyseVoiceTask(input: { file: string; maxSeconds?: number; timeoutMs?: number }) {
+  return analyseVoice(input.file, input);
 }
 
 /** The face stage of a render (render/face-render.ts); progress: the fraction of frames done. */
@@ -89,7 +89,10 @@ async function renderFaceTask(input: { template: string; personFace: string; out
 }
 
 /** The voice stage of a render (render/voice-conversion.ts); progress: the fraction done. */
-async function convertVoiceTask(input: { narration: string; person: string; output: string }, context: TaskContext) {
+async function convertVoiceTask(
+  input: { narration: string; person: string; output: string; narratorAnalysis?: VoiceAnalysis; personAnalysis?: VoiceAnalysis },
+  context: TaskContext,
+) {
   return convertVoice({ ...input, signal: context.signal, onProgress: (fraction) => context.progress?.(fraction) });
 }
 

@@ -16,6 +16,7 @@ import type { RouteDeps } from '../../http/route-deps';
 import type { Storage } from '../../storage/storage';
 import { pgErrorOf } from '../users/unique';
 import { templateListCache } from './list-cache';
+import { analyseNarration } from './narration';
 import { toTemplate } from './serialize';
 import { checkTemplateVideo, checkThumbnail, readTemplateUpload, thumbnailFromVideo } from './upload';
 
@@ -28,7 +29,7 @@ async function removeReplacedFile(storage: Storage, templateId: number, before: 
   if (file?.kind === 'templates' && file.ownerId === templateId) await storage.removeUrl(before);
 }
 
-export async function templateAdminRoutes(app: FastifyInstance, { db, sessions, storage }: RouteDeps) {
+export async function templateAdminRoutes(app: FastifyInstance, { db, sessions, storage, pipeline }: RouteDeps) {
   // Every successful write changes the library's list: drop it before the answer leaves.
   app.addHook('onSend', async (request, reply) => {
     if (request.method !== 'GET' && reply.statusCode < 400) templateListCache(db).invalidate();
@@ -112,6 +113,7 @@ export async function templateAdminRoutes(app: FastifyInstance, { db, sessions, 
       const { price, duration: _claimed, ...fields } = parseInput(templateUploadFieldsSchema, upload.fields);
       if (!upload.video) throw badRequest(TEMPLATE_MESSAGES.missingVideo);
       const video = await checkTemplateVideo(upload.video.path);
+      const narration = await analyseNarration(pipeline, upload.video.path);
       const thumbnailExt = upload.thumbnail ? await checkThumbnail(upload.thumbnail.path) : 'jpg';
       upload.thumbnail ??= await thumbnailFromVideo(upload.video.path, video.duration, storage);
       const { video: videoFile, thumbnail: thumbnailFile } = upload;
@@ -119,7 +121,7 @@ export async function templateAdminRoutes(app: FastifyInstance, { db, sessions, 
       const row = await db.transaction(async (tx) => {
         const [created] = await tx
           .insert(videoTemplates)
-          .values({ ...fields, duration: video.duration, priceCents: fields.isPremium ? price : null })
+          .values({ ...fields, duration: video.duration, narration, priceCents: fields.isPremium ? price : null })
           .returning({ id: videoTemplates.id });
         createdId = created!.id;
         const storedVideo = await storage.moveIn(videoFile.path, 'templates', createdId, video.ext);

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,9 +7,14 @@ import type { VideoTemplate } from '../../../shared/api-types';
 import { TEMPLATE_MESSAGES } from '../../../shared/template-rules';
 import { MESSAGES } from '../../../shared/validation';
 import { processedVideos, purchases, videoTemplates } from '../../db/schema';
+import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { testDatabases } from '../../testing/databases';
+import { praatMedianPitch, requireRealVoicePackages } from '../../testing/real-voices';
 import { type MultipartPart, fixtures, multipart } from '../../testing/media-fixtures';
 import { type TestApp, type TestClient, createTestApp, json } from '../../testing/test-app';
+
+const TALKING_MAN = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-man.mp4');
+const MAN_NARRATION = '/usr/share/codec2/wav/vk5qi.wav';
 
 const databases = await testDatabases();
 
@@ -233,6 +239,8 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
       expect(template.thumbnailUrl).toMatch(/\.jpg$/);
       expect(templateFiles(template.id)).toHaveLength(2);
       expect(tempFiles()).toEqual([]);
+      // Its soundtrack is a steady 440 Hz tone: the admin sees that no voice was found in the narration.
+      expect(template.narration).toEqual({ pitchMedianHz: null, voicedSeconds: 0 });
 
       // Any signed-in user streams it with Range; a visitor may too, because it is free.
       const ranged = await user.request('GET', template.videoUrl!, undefined, { range: 'bytes=0-99' });
@@ -242,6 +250,25 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
       const thumbnail = await visitor.get(template.thumbnailUrl!);
       expect(thumbnail.statusCode).toBe(200);
       expect(thumbnail.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    });
+
+    it('analyses a real narrator: a real man reading over a real face, his pitch as Praat hears it', async () => {
+      requireRealVoicePackages();
+      const dir = mkdtempSync(path.join(tmpdir(), 'familystar-narrated-'));
+      try {
+        // The talking-man clip (a real face, silent) narrated by a real man (codec2's vk5qi).
+        const video = path.join(dir, 'narrated.mp4');
+        const picture = existsSync(TALKING_MAN) ? ['-i', TALKING_MAN] : ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25'];
+        await runProcess(ffmpegBinary(), ['-v', 'error', '-y', ...picture, '-i', MAN_NARRATION, '-map', '0:v:0', '-map', '1:a:0', '-t', '8', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', video], { timeout: 60_000 });
+        const response = await upload(admin, uploadFields({ title: 'The radio man', video: { file: readFileSync(video), filename: 'man.mp4', contentType: 'video/mp4' } }));
+        expect(response.statusCode, response.body).toBe(201);
+        const { narration } = json<VideoTemplate>(response);
+        const praat = praatMedianPitch(video, dir)!;
+        expect(Math.abs(narration!.pitchMedianHz! / praat - 1)).toBeLessThan(0.05);
+        expect(narration!.voicedSeconds).toBeGreaterThan(2);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('keeps a sent thumbnail, takes the price in dollars and hides a premium original from visitors', async () => {

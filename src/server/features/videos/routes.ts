@@ -20,14 +20,14 @@ const mediaLinkRequestSchema = z.object({
   purpose: z.enum(['download', 'cast'], { error: 'The link must be for a download or for casting.' }),
 });
 
-export async function videoRoutes(app: FastifyInstance, { db, sessions, storage, queue, mediaLinks }: RouteDeps) {
+export async function videoRoutes(app: FastifyInstance, { db, sessions, storage, queue, pipeline, mediaLinks }: RouteDeps) {
   const idParam = (request: FastifyRequest) => parseId((request.params as { id: string }).id);
 
   app.post('/processedVideos', async (request, reply) => {
     const user = await requireUser(sessions, request);
     const input = parseInput(createProcessedVideoSchema, request.body);
     requireSelf(user, input.userId);
-    const row = await createProcessedVideo({ db, queue }, user, input);
+    const row = await createProcessedVideo({ db, queue, storage, pipeline }, user, input);
     return reply.status(201).send(toProcessedVideo(row));
   });
 

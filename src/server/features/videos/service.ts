@@ -4,13 +4,16 @@
 import { and, count, desc, eq, gte } from 'drizzle-orm';
 import type { ProcessedVideo } from '../../../shared/api-types';
 import { planById } from '../../../shared/plans';
+import { NARRATION_MESSAGES, type VoiceAnalysisSummary, unusableRecordingMessage } from '../../../shared/voice-analysis';
 import { type CreateProcessedVideoInput, type MediaLink, type MediaLinkPurpose, VIDEO_MESSAGES, downloadFileName } from '../../../shared/video-rules';
 import type { Db } from '../../db/open';
 import { type UserRow, faceImages, people, processedVideos, purchases, videoTemplates, voiceRecordings } from '../../db/schema';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import type { MediaLinkSigner } from '../../http/signed-links';
 import type { JobQueue } from '../../jobs/queue';
+import type { PipelinePool } from '../../pipeline/worker-pool';
 import type { Storage } from '../../storage/storage';
+import { templateNarration } from '../templates/narration';
 
 export type ProcessedVideoRow = typeof processedVideos.$inferSelect;
 
@@ -82,7 +85,7 @@ export async function checkMonthlyLimit(db: Db, user: UserRow) {
  * A `status`, `videoUrl` or `outputUrl` in the body is not even read.
  */
 export async function createProcessedVideo(
-  deps: { db: Db; queue: JobQueue },
+  deps: { db: Db; queue: JobQueue; storage: Storage; pipeline: PipelinePool },
   user: UserRow,
   input: CreateProcessedVideoInput,
 ): Promise<ProcessedVideoRow> {
@@ -106,6 +109,8 @@ export async function createProcessedVideo(
   const voiceRecordingId = useVoice ? await chooseVoice(db, user, input.voiceRecordingId ?? null, personId) : null;
   if (useFace && faceImageId === null) throw badRequest(VIDEO_MESSAGES.faceRequired);
   if (useVoice && voiceRecordingId === null) throw badRequest(VIDEO_MESSAGES.voiceRequired);
+  // Both voices are known to be there before anything is queued (decision 012).
+  if (useVoice && (await templateNarration(deps, template))?.pitchMedianHz === null) throw badRequest(NARRATION_MESSAGES.noVoiceToChange);
   // A face or voice of a person names that person on the video.
   personId ??= (await personOf(db, faceImageId, voiceRecordingId)) ?? null;
 
@@ -145,16 +150,31 @@ async function chooseFace(db: Db, user: UserRow, faceImageId: number | null, per
   return (faces.find((face) => face.isDefault) ?? faces[0])?.id ?? null;
 }
 
-/** The named recording (the caller's, else 404), or the person's default (or first) one, or null. */
+/**
+ * The named recording (the caller's, else 404), or the person's default (or first) one, or null. A
+ * recording whose analysis heard no voice cannot be chosen (400, naming it): when none was named, the
+ * person's default gives way to another of their recordings that has a voice.
+ */
 export async function chooseVoice(db: Db, user: UserRow, voiceRecordingId: number | null, personId: number | null): Promise<number | null> {
   if (voiceRecordingId !== null) {
     const [voice] = await db.select().from(voiceRecordings).where(eq(voiceRecordings.id, voiceRecordingId)).limit(1);
     if (!voice || voice.userId !== user.id) throw notFound('Voice recording not found');
+    if (!hasVoice(voice)) throw badRequest(unusableRecordingMessage(voice.name));
     return voice.id;
   }
   if (personId === null) return null;
   const voices = await db.select().from(voiceRecordings).where(eq(voiceRecordings.personId, personId));
-  return (voices.find((voice) => voice.isDefault) ?? voices[0])?.id ?? null;
+  const preferred = voices.find((voice) => voice.isDefault) ?? voices[0];
+  if (!preferred || hasVoice(preferred)) return preferred?.id ?? null;
+  const usable = voices.find(hasVoice);
+  if (!usable) throw badRequest(unusableRecordingMessage(preferred.name));
+  return usable.id;
+}
+
+/** False when the recording's analysis heard no voice in it; a recording not analysed yet is checked by the render. */
+function hasVoice(recording: typeof voiceRecordings.$inferSelect): boolean {
+  const warnings = (recording.analysis as VoiceAnalysisSummary | null)?.warnings ?? [];
+  return !warnings.some((warning) => warning.code === 'noVoice');
 }
 
 async function personOf(db: Db, faceImageId: number | null, voiceRecordingId: number | null): Promise<number | undefined> {

@@ -2,7 +2,7 @@
 // no hint), the premium and monthly rules, the lifecycle with a real render (face and voice really
 // moved towards the person's), progress events, and delete (files gone, a running render cancelled).
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,19 +10,26 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceImage, ProcessedVideo, VoiceRecording } from '../../../shared/api-types';
 import { VIDEO_MESSAGES } from '../../../shared/video-rules';
-import { processedVideos, users, videoTemplates } from '../../db/schema';
+import { NARRATION_MESSAGES, unusableRecordingMessage } from '../../../shared/voice-analysis';
+import { processedVideos, users, videoTemplates, voiceRecordings } from '../../db/schema';
 import { ffmpegBinary, probe, runProcess } from '../../media/ffmpeg';
 import { speak } from '../../media/speech';
 import { analyseVoice } from '../../pipeline/voice-analysis';
 import { cosineSimilarity } from '../../pipeline/face-engine';
 import { testDatabases } from '../../testing/databases';
-import { PORTRAIT, dataUrl, filesUnder } from '../../testing/media-fixtures';
+import { PORTRAIT, dataUrl, filesUnder, fixtures } from '../../testing/media-fixtures';
 import { type Member, memberWithPerson } from '../../testing/people-kit';
 import { type TestApp, createTestApp, json } from '../../testing/test-app';
 import { until } from '../../testing/wait';
 
 const [pglite] = await testDatabases();
 const PERSON_PHOTO = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample5.jpg');
+
+async function writeFixture(bytes: Buffer, name: string): Promise<string> {
+  const file = path.join(await mkdtemp(path.join(tmpdir(), 'familystar-fixture-')), name);
+  await writeFile(file, bytes);
+  return file;
+}
 
 /** A 4 s template: the portrait as the "actor", zooming slowly, narrated by a high eSpeak voice. */
 async function makeTemplate(dir: string): Promise<string> {
@@ -117,6 +124,43 @@ describe('processed videos', () => {
     const voiceOnly = await post({ templateId: voiceOnlyId });
     expect(json<ProcessedVideo>(voiceOnly)).toMatchObject({ voiceOnly: true, faceImageId: null });
     for (const video of [id, json<ProcessedVideo>(voiceOnly).id]) await m.client.delete(`/api/processedVideos/${video}`);
+  }, 180_000);
+
+  it('refuses before anything is queued: a recording with no voice in it (named), a template whose narration has none', async () => {
+    const m = await memberWithFaceAndVoice();
+    const quiet = await m.client.post('/api/voiceRecordings', { personId: m.personId, name: 'Quiet one', audioData: dataUrl(fixtures.wavSilence(6), 'audio/wav') });
+    expect(quiet.statusCode, quiet.body).toBe(201);
+    const quietId = json<VoiceRecording>(quiet).id;
+    await until(() => m.client.get(`/api/voiceRecordings/${quietId}`).then((response) => json<VoiceRecording>(response)), (recording) => recording.mlProcessed);
+    const videosOf = async () => (await t.database.db.select().from(processedVideos).where(eq(processedVideos.userId, m.userId))).length;
+    const post = (body: Record<string, unknown>) => m.client.post('/api/processedVideos', { templateId, title: 'My version', personId: m.personId, useFaceSwap: false, ...body });
+
+    const refused = await post({ voiceRecordingId: quietId });
+    expect([refused.statusCode, json(refused).message]).toEqual([400, unusableRecordingMessage('Quiet one')]);
+    expect(await videosOf()).toBe(0);
+    // Made the person's default, the silent recording gives way to their recording that has a voice.
+    await t.database.db.update(voiceRecordings).set({ isDefault: false }).where(eq(voiceRecordings.personId, m.personId));
+    await t.database.db.update(voiceRecordings).set({ isDefault: true }).where(eq(voiceRecordings.id, quietId));
+    const fallback = await post({});
+    expect(fallback.statusCode, fallback.body).toBe(201);
+    expect(json<ProcessedVideo>(fallback).voiceRecordingId).toBe(m.voiceRecordingId);
+    await m.client.delete(`/api/processedVideos/${json<ProcessedVideo>(fallback).id}`);
+
+    // A template whose soundtrack is a steady tone: no voice to change, found before its first video.
+    const [toneTemplate] = await t.database.db.insert(videoTemplates).values({ title: 'Beep', description: 'A tone', duration: 3 }).returning();
+    const copy = path.join(scratch, 'tone-template.mp4');
+    await runProcess('cp', [await writeFixture(fixtures.avMp4(), 'av.mp4'), copy]);
+    const stored = await t.storage.moveIn(copy, 'templates', toneTemplate!.id, 'mp4');
+    await t.database.db.update(videoTemplates).set({ videoUrl: stored.url }).where(eq(videoTemplates.id, toneTemplate!.id));
+    const noNarrator = await post({ templateId: toneTemplate!.id });
+    expect([noNarrator.statusCode, json(noNarrator).message]).toEqual([400, NARRATION_MESSAGES.noVoiceToChange]);
+    expect(await videosOf()).toBe(0);
+    const [analysed] = await t.database.db.select().from(videoTemplates).where(eq(videoTemplates.id, toneTemplate!.id));
+    expect(analysed!.narration).toEqual({ pitchMedianHz: null, voicedSeconds: 0 });
+    // Its picture can still be personalised.
+    const faceOnly = await post({ templateId: toneTemplate!.id, useFaceSwap: true, useVoiceSwap: false });
+    expect(faceOnly.statusCode, faceOnly.body).toBe(201);
+    await m.client.delete(`/api/processedVideos/${json<ProcessedVideo>(faceOnly).id}`);
   }, 180_000);
 
   it('renders: the face is the person’s, the voice moves to the person’s pitch, same length; delete removes the files', async () => {

@@ -106,14 +106,12 @@ describe('convertVoice', () => {
     expect(Math.abs((await measureSyncOffset(narration, output)).offsetMs)).toBeLessThan(40);
   });
 
-  it('leaves a narration without a voice as it is, and says so', async () => {
+  it('refuses a narration without a voice: it would keep the narrator silently', async () => {
     const noise = path.join(dir, 'noise.wav');
     ffmpeg(['-f', 'lavfi', '-i', 'anoisesrc=r=22050:a=0.05:d=4', noise]);
-    const report = await convertVoice({ narration: noise, person: people['low man']!.file, output: path.join(dir, 'noise-out.wav'), verify: false });
-    expect(report.pitchRatio).toBe(1);
-    expect(report.eqGains).toEqual([]);
-    expect(report.notes.join(' ')).toMatch(/no measurable voice/);
-    expect(report.outputSeconds).toBe(report.narrationSeconds);
+    await expect(convertVoice({ narration: noise, person: people['low man']!.file, output: path.join(dir, 'noise-out.wav') })).rejects.toThrow(
+      VOICE_CONVERSION_MESSAGES.noNarratorVoice,
+    );
   });
 
   it('refuses a person recording without a voice, with a message a parent can read', async () => {

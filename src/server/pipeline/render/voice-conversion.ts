@@ -43,6 +43,8 @@ const PEAK_LIMIT = 0.97;
 export const VOICE_CONVERSION_MESSAGES = {
   /** The person's recording has no voice to copy (silence, noise, music). */
   noPersonVoice: `The voice recording has no voice to copy. ${VOICE_WARNING_MESSAGES.noVoice}`,
+  /** The narration has no voice to change (music, silence): refused, never passed through unchanged. */
+  noNarratorVoice: "No voice could be heard in the video's sound, so there is no voice to change. Make the video with Voice Swap turned off.",
   failed: 'Changing the voice failed. Please try again.',
   timedOut: 'Changing the voice took too long.',
 } as const;
@@ -77,7 +79,7 @@ export interface EqBand {
 }
 
 export interface ConversionReport {
-  /** Person's median pitch over the narrator's, clamped to PITCH_RATIO_RANGE; 1 when the narration has no voice. */
+  /** Person's median pitch over the narrator's, clamped to PITCH_RATIO_RANGE. */
   pitchRatio: number;
   /** How far the spectral envelope was moved (>1: formants up), clamped to FORMANT_FACTOR_RANGE. */
   formantFactor: number;
@@ -96,7 +98,7 @@ export interface ConversionReport {
   /** Timing of the converted audio against the narration, from their energy envelopes (>0: late), before
    * it was corrected; the output is shifted by it. */
   measuredShiftMs: number;
-  /** What was left as it was, and why (a pitch that could not be measured, a narration without a voice). */
+  /** What was limited or corrected, and why. */
   notes: string[];
   stagesMs: Record<ConversionStage | 'total', number>;
 }
@@ -104,9 +106,9 @@ export interface ConversionReport {
 /**
  * Converts the narration towards the person's voice and writes `output`, exactly as long as the
  * narration (to the sample at RATE) and in sync with it. Rejects with a message a parent can read when
- * the person's recording has no voice (nothing to copy: refusing is clearer than a narration quietly
- * left unchanged), when a file cannot be read, or on a time limit. A narration without a voice (music
- * only) is passed through at RATE, with a note.
+ * the person's recording has no voice (nothing to copy) or the narration has none (nothing to change:
+ * a narration passed through unchanged would keep the actor's voice silently), when a file cannot be
+ * read, or on a time limit.
  */
 export async function convertVoice(options: ConvertVoiceOptions): Promise<ConversionReport> {
   const { signal, onProgress } = options;
@@ -143,42 +145,39 @@ export async function convertVoice(options: ConvertVoiceOptions): Promise<Conver
   }
   done('analyse', 0.25);
 
-  const narrationHasVoice = narrator.pitchMedianHz !== null;
-  let pitchRatio = 1;
-  if (!narrationHasVoice) notes.push('The narration has no measurable voice (music or silence): it was left unchanged.');
-  else pitchRatio = clamp(person.pitchMedianHz / narrator.pitchMedianHz!, ...PITCH_RATIO_RANGE);
-  if (narrationHasVoice && pitchRatio !== person.pitchMedianHz / narrator.pitchMedianHz!) {
+  if (narrator.pitchMedianHz === null) {
+    throw new Error(VOICE_CONVERSION_MESSAGES.noNarratorVoice, { cause: new Error(`${options.narration}: no voiced speech found`) });
+  }
+  let pitchRatio = clamp(person.pitchMedianHz / narrator.pitchMedianHz, ...PITCH_RATIO_RANGE);
+  if (pitchRatio !== person.pitchMedianHz / narrator.pitchMedianHz) {
     notes.push(`The pitch ratio was limited to ${round(pitchRatio, 3)} (the voices are too far apart to move all the way).`);
   }
 
   const personSpectrum = averagePowerSpectrum(personSamples);
-  const formantFactorEstimated = narrationHasVoice ? estimateFormantFactor(averagePowerSpectrum(narration), personSpectrum, { narrator: narrator.pitchMedianHz, person: person.pitchMedianHz }) : 1;
+  const formantFactorEstimated = estimateFormantFactor(averagePowerSpectrum(narration), personSpectrum, { narrator: narrator.pitchMedianHz, person: person.pitchMedianHz });
   const formantFactor = round(options.formantFactor ?? clamp(formantFactorEstimated, ...FORMANT_FACTOR_RANGE), 3);
   done('estimate', 0.3);
 
   /** Shift, equalise, restore loudness and write the output, for one pitch ratio. */
   const makeOutput = async (ratio: number) => {
-    let converted = narration;
     let measuredShiftMs = 0;
     let eqGains: EqBand[] = [];
-    if (narrationHasVoice) {
-      const shifted = await filterMono(narration, shiftGraph(ratio, formantFactor), { signal });
-      // rubberband's latency (and the resampler's) shows as a delay or an early start: measure it and undo it.
-      const sync = syncOffsetMs(narration, shifted, RATE);
-      if (sync.correlation >= MIN_SYNC_CORRELATION) measuredShiftMs = sync.offsetMs;
-      else notes.push(`The converted voice's timing could not be checked (envelope correlation ${sync.correlation.toFixed(2)}): no shift applied.`);
-      const aligned = fitLength(shifted, narration.length, Math.round((measuredShiftMs / 1000) * RATE));
-      done('shift', 0.55);
+    const shifted = await filterMono(narration, shiftGraph(ratio, formantFactor), { signal });
+    // rubberband's latency (and the resampler's) shows as a delay or an early start: measure it and undo it.
+    const sync = syncOffsetMs(narration, shifted, RATE);
+    if (sync.correlation >= MIN_SYNC_CORRELATION) measuredShiftMs = sync.offsetMs;
+    else notes.push(`The converted voice's timing could not be checked (envelope correlation ${sync.correlation.toFixed(2)}): no shift applied.`);
+    const aligned = fitLength(shifted, narration.length, Math.round((measuredShiftMs / 1000) * RATE));
+    done('shift', 0.55);
 
-      converted = aligned;
-      if (options.equalise ?? true) {
-        eqGains = equaliserGains(bandLevels(aligned), bandLevels(personSamples));
-        // firequalizer delays its output by its `delay` even in zero-phase mode (measured: ~50 ms late).
-        const equalised = await filterMono(aligned, equaliserGraph(eqGains), { signal });
-        converted = fitLength(equalised, narration.length, Math.round(EQ_DELAY_SECONDS * RATE));
-      }
-      done('equalise', 0.75);
+    let converted = aligned;
+    if (options.equalise ?? true) {
+      eqGains = equaliserGains(bandLevels(aligned), bandLevels(personSamples));
+      // firequalizer delays its output by its `delay` even in zero-phase mode (measured: ~50 ms late).
+      const equalised = await filterMono(aligned, equaliserGraph(eqGains), { signal });
+      converted = fitLength(equalised, narration.length, Math.round(EQ_DELAY_SECONDS * RATE));
     }
+    done('equalise', 0.75);
 
     // Loudness back to the narration's: both measured here with the same meter at RATE.
     const convertedLufs = integratedLoudnessAt(converted, RATE);
@@ -208,7 +207,7 @@ export async function convertVoice(options: ConvertVoiceOptions): Promise<Conver
   // shifter and the pitch tracker each round a little): then once more, with the ratio corrected by the
   // miss. Measured: the test's low man (−17 semitones) landed 1 to 5.8 % high depending on the take.
   const missed = outputAnalysis?.pitchMedianHz ? person.pitchMedianHz / outputAnalysis.pitchMedianHz : 1;
-  if (narrationHasVoice && Math.abs(missed - 1) > PITCH_TOLERANCE) {
+  if (Math.abs(missed - 1) > PITCH_TOLERANCE) {
     const corrected = clamp(pitchRatio * missed, ...PITCH_RATIO_RANGE);
     if (corrected !== pitchRatio) {
       notes.push(`The pitch landed ${round((1 / missed - 1) * 100, 1)} % off the person's: made again with the ratio corrected.`);

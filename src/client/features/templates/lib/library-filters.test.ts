@@ -15,6 +15,7 @@ const template = (overrides: Partial<VideoTemplate>): VideoTemplate => ({
   isPremium: false,
   price: null,
   voiceOnly: false,
+  narration: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   ...overrides,
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "video_templates" ADD COLUMN "narration" jsonb;
