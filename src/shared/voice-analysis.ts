@@ -63,6 +63,11 @@ export const NARRATION_MESSAGES = {
   renderNoVoice: "The template's narration has no voice to change. Make the video again with Voice Swap turned off.",
 } as const;
 
+/** False when a recording's analysis heard no voice in it (not analysed yet: true, the render checks it). */
+export function heardVoice(analysis: Pick<VoiceAnalysisSummary, 'warnings'> | null | undefined): boolean {
+  return !(analysis?.warnings ?? []).some((warning) => warning.code === 'noVoice');
+}
+
 /** A parent's recording in which no voice was heard cannot be chosen for a video. */
 export const unusableRecordingMessage = (name: string) =>
   `No voice could be heard in the recording "${name}". Choose another recording or record again.`;

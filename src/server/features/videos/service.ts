@@ -4,7 +4,7 @@
 import { and, count, desc, eq, gte } from 'drizzle-orm';
 import type { ProcessedVideo } from '../../../shared/api-types';
 import { planById } from '../../../shared/plans';
-import { NARRATION_MESSAGES, type VoiceAnalysisSummary, unusableRecordingMessage } from '../../../shared/voice-analysis';
+import { NARRATION_MESSAGES, type VoiceAnalysisSummary, heardVoice, unusableRecordingMessage } from '../../../shared/voice-analysis';
 import { type CreateProcessedVideoInput, type MediaLink, type MediaLinkPurpose, VIDEO_MESSAGES, downloadFileName } from '../../../shared/video-rules';
 import type { Db } from '../../db/open';
 import { type UserRow, faceImages, people, processedVideos, purchases, videoTemplates, voiceRecordings } from '../../db/schema';
@@ -173,8 +173,7 @@ export async function chooseVoice(db: Db, user: UserRow, voiceRecordingId: numbe
 
 /** False when the recording's analysis heard no voice in it; a recording not analysed yet is checked by the render. */
 function hasVoice(recording: typeof voiceRecordings.$inferSelect): boolean {
-  const warnings = (recording.analysis as VoiceAnalysisSummary | null)?.warnings ?? [];
-  return !warnings.some((warning) => warning.code === 'noVoice');
+  return heardVoice(recording.analysis as VoiceAnalysisSummary | null);
 }
 
 async function personOf(db: Db, faceImageId: number | null, voiceRecordingId: number | null): Promise<number | undefined> {

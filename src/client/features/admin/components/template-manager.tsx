@@ -1,6 +1,7 @@
 // The admin's template list: edit in the quick form, delete with a confirmation, add new ones.
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { NARRATION_MESSAGES } from '@shared/voice-analysis';
 import type { VideoTemplate } from '@shared/api-types';
 import { formatPrice } from '@shared/prices';
 import { Badge } from '@client/components/ui/badge';
@@ -46,6 +47,11 @@ export function TemplateList({ showAddButton = true }: { showAddButton?: boolean
                 <span>{formatDuration(template.duration)}</span>
                 {template.featured && <Badge variant="outline">Featured</Badge>}
                 {template.voiceOnly && <Badge variant="outline">Voice only</Badge>}
+                {template.narration && (
+                  <span className={template.narration.pitchMedianHz === null ? 'text-destructive' : undefined}>
+                    {template.narration.pitchMedianHz === null ? NARRATION_MESSAGES.noVoice : `Narrator ${Math.round(template.narration.pitchMedianHz)} Hz`}
+                  </span>
+                )}
                 {template.isPremium && <Badge>Premium {template.price !== null && formatPrice(template.price)}</Badge>}
               </div>
             </div>

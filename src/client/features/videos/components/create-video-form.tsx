@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import type { CurrentUser, ProcessedVideo, VideoTemplate } from '@shared/api-types';
 import { VIDEO_MESSAGES, createProcessedVideoSchema, estimatedProcessingSeconds, formatEstimate } from '@shared/video-rules';
+import { NARRATION_MESSAGES, heardVoice, unusableRecordingMessage } from '@shared/voice-analysis';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Button } from '@client/components/ui/button';
 import { Card, CardContent } from '@client/components/ui/card';
@@ -67,6 +68,10 @@ export function CreateVideoForm({ template, user, onCreated }: CreateVideoFormPr
     if (!parsed.success) next.title = parsed.error.issues[0]?.message;
     if (useFaceSwap && faceId === null) next.face = VIDEO_MESSAGES.faceRequired;
     if (useVoiceSwap && voiceId === null) next.voice = VIDEO_MESSAGES.voiceRequired;
+    // The server's own checks, before anything is sent: a recording without a voice, a narration without one.
+    const chosenVoice = voices.data?.find((recording) => recording.id === voiceId);
+    if (useVoiceSwap && chosenVoice && !heardVoice(chosenVoice.analysis)) next.voice = unusableRecordingMessage(chosenVoice.name);
+    if (useVoiceSwap && template.narration && template.narration.pitchMedianHz === null) next.voice = NARRATION_MESSAGES.noVoiceToChange;
     if (!swapping) next.form = VIDEO_MESSAGES.nothingToDo;
     setErrors(next);
     if (!parsed.success || Object.keys(next).length > 0) return;

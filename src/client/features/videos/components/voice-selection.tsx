@@ -3,6 +3,7 @@
 import { Mic } from 'lucide-react';
 import { useState } from 'react';
 import type { Person, VoiceRecording } from '@shared/api-types';
+import { heardVoice } from '@shared/voice-analysis';
 import { Button } from '@client/components/ui/button';
 import { FieldError } from '@client/components/ui/form-field';
 import { Skeleton } from '@client/components/ui/skeleton';
@@ -54,6 +55,7 @@ export function VoiceSelection({ person, recordings, selectedId, onSelect, error
                   <span className="font-medium">
                     {recording.name}
                     {recording.isDefault && <span className="ml-2 text-xs text-muted-foreground">(default)</span>}
+                    {!heardVoice(recording.analysis) && <span className="ml-2 text-xs text-destructive">No voice heard</span>}
                   </span>
                   <span className="tabular-nums text-muted-foreground">{formatDuration(recording.duration)}</span>
                 </button>
