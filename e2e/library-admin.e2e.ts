@@ -215,6 +215,8 @@ describe('admin dashboard', () => {
 
     const form = admin.locator('form').filter({ has: admin.getByRole('button', { name: 'Upload Template' }) });
     await form.getByLabel('Title').fill('Farm Animals');
+    // Each message goes as soon as its cause does, before Upload is pressed again.
+    await form.getByText('Title must be at least 3 characters').waitFor({ state: 'detached' });
     await form.getByLabel('Description').fill('Say hello to the cow, the pig and the hen.');
     await form.getByLabel('Category').selectOption('animals');
     await form.getByLabel('Age Range').selectOption('1-3');
@@ -225,6 +227,7 @@ describe('admin dashboard', () => {
     await form.getByRole('button', { name: 'Upload Template' }).click();
     await form.getByText('Price must be a non-negative amount in dollars with at most 2 decimals (e.g. 4.99)').waitFor();
     await form.getByLabel('Price (USD)').fill('1.50');
+    await form.getByText('Price must be a non-negative amount in dollars with at most 2 decimals (e.g. 4.99)').waitFor({ state: 'detached' });
     await form.getByRole('button', { name: 'Upload Template' }).click();
     await toasts(admin).getByText('Template uploaded', { exact: true }).waitFor({ timeout: 30_000 });
     await admin.getByTestId('admin-template-row').filter({ hasText: 'Farm Animals' }).getByText('Premium $1.50').waitFor();

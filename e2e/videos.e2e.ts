@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Person, ProcessedVideo, VideoTemplate } from '../src/shared/api-types';
 import { ffmpegBinary, probe } from '../src/server/media/ffmpeg';
 import { closeSpeech, speak } from '../src/server/media/speech';
+import { createStorage } from '../src/server/storage/storage';
 import { PORTRAIT } from '../src/server/testing/media-fixtures';
 import { MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
 
@@ -24,6 +25,7 @@ let server: RunningServer;
 let browser: Browser;
 let mediaDir: string;
 let template: VideoTemplate;
+let voiceOnlyTemplate: VideoTemplate;
 
 const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/, includeHidden: true });
 
@@ -82,6 +84,22 @@ beforeAll(async () => {
   });
   expect(upload.status(), await upload.text()).toBe(201);
   template = (await upload.json()) as VideoTemplate;
+  const voiceOnlyUpload = await admin.request.post('/api/admin/videoTemplates/upload', {
+    multipart: {
+      video: { name: 'colours.mp4', mimeType: 'video/mp4', buffer: readFileSync(media.video) },
+      thumbnail: { name: 'colours.jpg', mimeType: 'image/jpeg', buffer: readFileSync(media.thumbnail) },
+      title: 'Colours',
+      description: 'Name the colours together.',
+      category: 'colors',
+      ageRange: '3-5',
+      duration: '4',
+      featured: 'false',
+      isPremium: 'false',
+      voiceOnly: 'true',
+    },
+  });
+  expect(voiceOnlyUpload.status(), await voiceOnlyUpload.text()).toBe(201);
+  voiceOnlyTemplate = (await voiceOnlyUpload.json()) as VideoTemplate;
   await admin.close();
 }, 180_000);
 
@@ -165,7 +183,7 @@ describe('the personalised video', () => {
       const saved = path.join(mediaDir, 'downloaded.mp4');
       await download.saveAs(saved);
       expect(Math.abs((await probe(saved)).duration! - 4)).toBeLessThan(0.15);
-      await toasts(page).getByText('Download complete', { exact: true }).first().waitFor();
+      await toasts(page).getByText('Download started', { exact: true }).first().waitFor();
 
       // Saved Videos: the card, then delete through the dialog; the file is gone too.
       await page.goto('/saved');
@@ -184,6 +202,141 @@ describe('the personalised video', () => {
       expect((await context.request.get(`/api/processedVideos/${videoId}`)).status()).toBe(404);
     } catch (error) {
       await screenshot(page, 'videos-failure').catch(() => undefined);
+      throw error;
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the Create page: a photo added there is selected and starts nothing, errors follow the changes, a voice-only template keeps the face off', { timeout: 240_000 }, async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    page.on('pageerror', (error) => console.error('page error:', error.message));
+    try {
+      const { userId } = await parentWithPerson(context);
+      const videos = async () => (await (await context.request.get(`/api/users/${userId}/processedVideos`)).json()) as ProcessedVideo[];
+      await page.goto(`/process/${template.id}`);
+      await page.getByRole('radio', { name: 'Smiling', checked: true }).waitFor();
+
+      // Add a photo: the dialog's Save saves the photo only; back on the form it is the chosen face.
+      await page.getByRole('button', { name: 'Add a photo' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add Face Image' });
+      await dialog.getByRole('tab', { name: 'Upload' }).click();
+      // A photo without a face is refused in the dialog, and nothing starts behind it either.
+      const noFace = path.join(mediaDir, 'sky.jpg');
+      await ffmpeg(['-f', 'lavfi', '-i', 'color=c=skyblue:s=640x480', '-frames:v', '1', noFace]);
+      await dialog.getByLabel('Upload a face photo').setInputFiles(noFace);
+      await dialog.getByRole('button', { name: 'Save Face Image' }).click();
+      await dialog.getByText('This photo was not saved').waitFor({ timeout: 30_000 });
+      expect(await videos()).toEqual([]);
+      await dialog.getByRole('button', { name: 'Choose Another' }).click();
+      await dialog.getByLabel('Upload a face photo').setInputFiles(PORTRAIT);
+      await dialog.getByRole('button', { name: 'Save Face Image' }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
+      await page.getByRole('radio', { name: 'Grandpa Joe - Photo 2', checked: true }).waitFor();
+      await expect(page.getByText(/Face image required/).count()).resolves.toBe(0);
+      expect(new URL(page.url()).searchParams.get('video')).toBeNull();
+      expect(await videos()).toEqual([]);
+
+      // A message goes as soon as its cause does, without submitting again.
+      await page.getByLabel('Video Title').fill('ab');
+      await page.getByRole('button', { name: 'Create My Video' }).click();
+      await page.getByText('Title must be at least 3 characters').waitFor();
+      await page.getByLabel('Video Title').fill('abc');
+      await page.getByText('Title must be at least 3 characters').waitFor({ state: 'detached' });
+      await page.getByLabel("Replace actor's face with your face").uncheck();
+      await page.getByLabel("Replace actor's voice with your voice").uncheck();
+      await page.getByRole('button', { name: 'Create My Video' }).click();
+      await page.getByText('Choose a face or a voice to put in the video.').waitFor();
+      await page.getByLabel("Replace actor's voice with your voice").check();
+      await page.getByText('Choose a face or a voice to put in the video.').waitFor({ state: 'detached' });
+      expect(await videos()).toEqual([]);
+
+      // A voice-only template: the face box is off and neither a click nor the keyboard turns it on.
+      await page.goto(`/process/${voiceOnlyTemplate.id}`);
+      const faceBox = page.getByLabel("Replace actor's face with your face");
+      await expect(faceBox.isChecked()).resolves.toBe(false);
+      await expect(faceBox.isDisabled()).resolves.toBe(true);
+      await page.getByLabel('Video Title').focus();
+      for (let i = 0; i < 4; i++) {
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Space');
+      }
+      await expect(faceBox.isChecked()).resolves.toBe(false);
+      await expect(page.getByText('Face Selection').count()).resolves.toBe(0);
+      await screenshot(page, 'create-voice-only-template');
+    } catch (error) {
+      await screenshot(page, 'create-form-failure').catch(() => undefined);
+      throw error;
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a failed video: tried again as it was, then with its choices changed; the Free plan’s limit leads to the plans', { timeout: 300_000 }, async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    page.on('pageerror', (error) => console.error('page error:', error.message));
+    try {
+      const { userId, person } = await parentWithPerson(context);
+      const second = await context.request.post('/api/voiceRecordings', {
+        data: { personId: person.id, name: 'Bedtime', audioData: dataUrl(path.join(mediaDir, 'voice.wav'), 'audio/wav') },
+      });
+      expect(second.status(), await second.text()).toBe(201);
+      // The default recording's file is lost on the server: a real reason for the render to fail.
+      const recordings = (await (await context.request.get(`/api/people/${person.id}/voiceRecordings`)).json()) as { name: string; audioUrl: string }[];
+      rmSync(createStorage(server.dataDir).fromUrl(recordings.find((recording) => recording.name === 'Story time')!.audioUrl)!.path);
+
+      await page.goto(`/process/${template.id}`);
+      await page.getByLabel('Video Title').fill('Counting with Grandpa');
+      await page.getByLabel("Replace actor's face with your face").uncheck();
+      await page.getByRole('radio', { name: /Story time/, checked: true }).waitFor();
+      await page.getByRole('button', { name: 'Create My Video' }).click();
+      const status = page.getByTestId('processing-status');
+      // Focus follows the parent to the card that now holds their video.
+      await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="processing-status"]')))).toBe(true);
+      const reason = 'Processing failed: The recording "Story time" is no longer available. Choose another recording and try again.';
+      await status.getByText(reason).waitFor({ timeout: 120_000 });
+
+      // Try again: the same choices, the same video, the same reason.
+      const videoId = Number(new URL(page.url()).searchParams.get('video'));
+      const read = async () => (await (await context.request.get(`/api/processedVideos/${videoId}`)).json()) as ProcessedVideo;
+      const firstRun = (await read()).startedAt;
+      await status.getByRole('button', { name: 'Try again' }).click();
+      await expect.poll(async () => { const video = await read(); return video.status === 'failed' && video.startedAt !== firstRun; }, { timeout: 60_000 }).toBe(true);
+      await status.getByText(reason).waitFor({ timeout: 120_000 });
+      await status.getByRole('button', { name: 'Choose another recording' }).waitFor();
+      await screenshot(page, 'create-failed-desktop');
+
+      // Change choices: the form comes back with the title, the person and the swaps as they were.
+      await status.getByRole('button', { name: 'Change choices' }).click();
+      await expect.poll(() => page.getByLabel('Video Title').inputValue()).toBe('Counting with Grandpa');
+      await expect(page.getByLabel("Replace actor's face with your face").isChecked()).resolves.toBe(false);
+      await page.getByRole('radio', { name: /Story time/, checked: true }).waitFor();
+      await page.getByRole('radio', { name: /Bedtime/ }).click();
+      await page.getByRole('button', { name: 'Create My Video' }).click();
+      await status.getByText('Your video has been successfully processed!').waitFor({ timeout: 120_000 });
+
+      // One failed (not counted) and one made; two more use up the Free plan's three.
+      for (const title of ['Second', 'Third']) {
+        const made = await context.request.post('/api/processedVideos', { data: { templateId: template.id, title, personId: person.id, useFaceSwap: false, voiceRecordingId: (await second.json()).id } });
+        expect(made.status(), await made.text()).toBe(201);
+      }
+      await page.goto(`/process/${template.id}`);
+      await page.getByRole('radio', { name: 'Smiling', checked: true }).waitFor();
+      await page.getByRole('radio', { name: /Bedtime/ }).click();
+      await page.getByRole('button', { name: 'Create My Video' }).click();
+      const refusal = page.getByRole('alert').filter({ hasText: 'Monthly video limit reached' });
+      await refusal.getByText(/Your Free plan allows 3 videos a month/).waitFor();
+      await expect(toasts(page).getByText('Processing failed').count()).resolves.toBe(0);
+      await screenshot(page, 'create-limit-desktop');
+      await refusal.getByRole('link', { name: 'See plans' }).click();
+      await page.waitForURL((url) => url.pathname === '/profile');
+      const plan = page.locator('#plan');
+      await plan.getByText('Your plan: Free').waitFor();
+      await plan.getByText('3 of 3').waitFor();
+      await screenshot(page, 'profile-plan-desktop');
+      expect((await (await context.request.get(`/api/users/${userId}/processedVideos`)).json()) as ProcessedVideo[]).toHaveLength(4);
+    } catch (error) {
+      await screenshot(page, 'create-retry-failure').catch(() => undefined);
       throw error;
     } finally {
       await context.close();

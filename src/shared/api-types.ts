@@ -1,4 +1,5 @@
 // Shapes the API returns, shared by the server's serialisers and the client's hooks.
+import type { PlanId } from './plans';
 import type { TemplateNarration, VoiceAnalysisSummary } from './voice-analysis';
 
 export const ROLES = ['user', 'admin'] as const;
@@ -22,9 +23,21 @@ export interface CurrentUser {
 /** GET/PATCH /api/users/:id. */
 export type UserProfile = CurrentUser;
 
+/** GET /api/users/:id/usage: a limit is null when there is none (a paid plan's videos, an admin). */
+export interface PlanUsage {
+  plan: PlanId;
+  people: { used: number; limit: number | null };
+  /** This calendar month's (UTC) videos made or being made; failed ones do not count. */
+  videosThisMonth: { used: number; limit: number | null };
+}
+
+/** What an error lets the client do besides showing its words: `plan_limit` offers the upgrade. */
+export type ErrorCode = 'plan_limit';
+
 /** Every error response. */
 export interface ApiError {
   message: string;
+  code?: ErrorCode;
 }
 
 // People, faces and voices (spec 01 §3, §7). Dates are ISO strings; media URLs are /api/media/… and
@@ -52,6 +65,10 @@ export interface FaceImage {
   expressionType: string | null;
   sourceVideoId: number | null;
   createdAt: string;
+  /** How many faces the photo showed when it was saved; the largest is the one used. 1 when not recorded. */
+  facesInPhoto: number;
+  /** Where the face used is in the photo, as fractions (0..1) of its width and height; null when not recorded. */
+  faceBox: { x: number; y: number; width: number; height: number } | null;
 }
 
 /** GET /api/people/:personId/faceVideos, POST /api/faceVideos. */

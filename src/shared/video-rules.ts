@@ -16,9 +16,26 @@ export const VIDEO_MESSAGES = {
   // Render failures, in words a parent understands (the row's `error`).
   templateMissing: 'The template video is missing on the server. Please choose another template.',
   renderFailed: 'Something went wrong while making your video. Please try again.',
-  faceMissing: 'The chosen face image is no longer available. Please choose another one.',
-  voiceMissing: 'The chosen voice recording is no longer available. Please choose another one.',
+  // Trying a failed video again.
+  onlyFailedRetry: 'Only a video that failed can be tried again.',
+  voiceOnlyRetry: 'This video changes the voice only. To change the face too, make a new video.',
+  samePersonRetry: 'Choose a face or a recording of the same person, or make a new video.',
 } as const;
+
+/** A render's photo whose file is gone, named so the parent knows which one to replace. */
+export function faceMissingMessage(name: string | undefined): string {
+  return `The photo ${name ? `"${name}" ` : ''}is no longer available. Choose another photo and try again.`;
+}
+
+/** A render's recording whose file is gone, named so the parent knows which one to replace. */
+export function voiceMissingMessage(name: string | undefined): string {
+  return `The recording ${name ? `"${name}" ` : ''}is no longer available. Choose another recording and try again.`;
+}
+
+/** The Free plan's refusal: the limit, what counts, and the way out. */
+export function monthlyLimitMessage(planName: string, videosPerMonth: number): string {
+  return `Your ${planName} plan allows ${videosPerMonth} videos a month, and this month's are made (videos that failed do not count). Upgrade for unlimited videos.`;
+}
 
 const id = z.number({ error: 'Invalid id' }).int('Invalid id').positive('Invalid id');
 
@@ -34,6 +51,13 @@ export const createProcessedVideoSchema = z.object({
   useVoiceSwap: z.boolean().default(true),
 });
 export type CreateProcessedVideoInput = z.infer<typeof createProcessedVideoSchema>;
+
+/** POST /api/processedVideos/:id/retry: the same choices, or another face or recording of the same person. */
+export const retryProcessedVideoSchema = z.strictObject(
+  { faceImageId: id.nullish(), voiceRecordingId: id.nullish() },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'Only faceImageId and voiceRecordingId can be changed' : undefined) },
+);
+export type RetryProcessedVideoInput = z.infer<typeof retryProcessedVideoSchema>;
 
 /** The spec's cost formula read as seconds (decisions page), before the server has measured throughput. */
 export function estimatedProcessingSeconds(durationSeconds: number, face: boolean, voice: boolean): number {

@@ -5,7 +5,7 @@ import { Button } from '@client/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@client/components/ui/sheet';
 import { useLogout } from '@client/features/auth/api/use-logout';
 import { cn } from '@client/lib/utils';
-import { isActive, NAV_LINKS } from './nav-links';
+import { isActive, NAV_LINKS, VOICE_ONLY_LINK } from './nav-links';
 
 const menuLinkClass =
   'flex items-center gap-3 rounded-lg px-3 py-2.5 text-base font-medium transition-colors hover:bg-accent aria-[current=page]:bg-secondary aria-[current=page]:text-foreground [&_svg]:size-5 [&_svg]:text-muted-foreground';
@@ -56,6 +56,14 @@ export default function MobileMenu({ isAdmin, location }: { isAdmin: boolean; lo
               <Plus aria-hidden="true" /> Create Video
             </Link>
           </Button>
+          <Link
+            href={VOICE_ONLY_LINK.href}
+            onClick={close}
+            aria-current={isActive(location, VOICE_ONLY_LINK.href) ? 'page' : undefined}
+            className={menuLinkClass}
+          >
+            <VOICE_ONLY_LINK.icon aria-hidden="true" /> {VOICE_ONLY_LINK.label}
+          </Link>
           <Link href="/profile" onClick={close} className={menuLinkClass}>
             <User aria-hidden="true" /> My Profile
           </Link>

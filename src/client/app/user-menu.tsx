@@ -11,6 +11,7 @@ import {
 } from '@client/components/ui/dropdown-menu';
 import { useLogout } from '@client/features/auth/api/use-logout';
 import { initials } from '@client/lib/utils';
+import { VOICE_ONLY_LINK } from './nav-links';
 
 /** The avatar menu: who is signed in, their pages, and Log out. */
 export default function UserMenu({ user, isAdmin }: { user: CurrentUser; isAdmin: boolean }) {
@@ -37,6 +38,11 @@ export default function UserMenu({ user, isAdmin }: { user: CurrentUser; isAdmin
         <DropdownMenuItem asChild>
           <Link href="/saved">
             <Film aria-hidden="true" /> My Videos
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href={VOICE_ONLY_LINK.href}>
+            <VOICE_ONLY_LINK.icon aria-hidden="true" /> {VOICE_ONLY_LINK.label}
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>

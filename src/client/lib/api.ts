@@ -1,41 +1,54 @@
 // The one API client: every request carries the session cookie, and every non-OK response
 // becomes an ApiError whose message is the one the user should read (spec 01 §8).
 import type { QueryFunction } from '@tanstack/react-query';
+import type { ErrorCode } from '@shared/api-types';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export class ApiError extends Error {
   readonly status: number;
+  /** What the client may offer besides the words (a plan limit: the upgrade). */
+  readonly code?: ErrorCode;
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, code?: ErrorCode) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.code = code;
   }
 }
 
+/** True when the server refused because a plan's limit was reached. */
+export function isPlanLimit(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'plan_limit';
+}
+
 /** The message of a failed response, in the spec's order: message, error, the JSON, the text, the status text. */
-async function errorMessage(response: Response): Promise<string> {
+async function errorOf(response: Response): Promise<{ message: string; code?: ErrorCode }> {
   const text = await response.text().catch(() => '');
   if (text) {
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      return text;
+      return { message: text };
     }
     if (body !== null && typeof body === 'object') {
-      const { message, error } = body as Record<string, unknown>;
-      if (typeof message === 'string' && message) return message;
-      if (typeof error === 'string' && error) return error;
+      const { message, error, code } = body as Record<string, unknown>;
+      const known = code === 'plan_limit' ? code : undefined;
+      if (typeof message === 'string' && message) return { message, code: known };
+      if (typeof error === 'string' && error) return { message: error, code: known };
     }
-    return JSON.stringify(body);
+    return { message: JSON.stringify(body) };
   }
-  return response.statusText || `Request failed with status ${response.status}`;
+  return { message: response.statusText || `Request failed with status ${response.status}` };
 }
 
 async function throwIfNotOk(response: Response): Promise<void> {
-  if (!response.ok) throw new ApiError(response.status, await errorMessage(response));
+  if (!response.ok) {
+    const { message, code } = await errorOf(response);
+    throw new ApiError(response.status, message, code);
+  }
 }
 
 /** A 204 or an empty body reads as undefined; anything else is JSON. */

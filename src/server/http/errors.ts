@@ -1,6 +1,7 @@
 // Errors carry the message the user reads; the error handler turns them into `{ message }` with a status.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { z } from 'zod';
+import type { ErrorCode } from '../../shared/api-types';
 import { MESSAGES, firstIssueMessage } from '../../shared/validation';
 
 export class HttpError extends Error {
@@ -8,6 +9,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** What the client may act on besides the words (ERROR_CODES), sent as `code`. */
+    readonly code?: ErrorCode,
   ) {
     super(message);
   }
@@ -16,6 +19,8 @@ export class HttpError extends Error {
 export const badRequest = (message: string) => new HttpError(400, message);
 export const unauthorized = (message: string = MESSAGES.notSignedIn) => new HttpError(401, message);
 export const forbidden = (message: string = MESSAGES.forbidden) => new HttpError(403, message);
+/** A plan's limit was reached: 403 with `code: 'plan_limit'`, so the client can offer the upgrade. */
+export const planLimit = (message: string) => new HttpError(403, message, {}, 'plan_limit');
 export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
@@ -38,7 +43,7 @@ export function parseId(value: string): number {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).headers(error.headers).send({ message: error.message });
+      return reply.status(error.statusCode).headers(error.headers).send(error.code ? { message: error.message, code: error.code } : { message: error.message });
     }
     const status = error.statusCode ?? 500;
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error instanceof SyntaxError)) {

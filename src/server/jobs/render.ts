@@ -7,7 +7,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
-import { VIDEO_MESSAGES } from '../../shared/video-rules';
+import { VIDEO_MESSAGES, faceMissingMessage, voiceMissingMessage } from '../../shared/video-rules';
+import { unusableRecordingMessage } from '../../shared/voice-analysis';
 import { VOICE_ONLY_MESSAGES } from '../../shared/voice-only-rules';
 import { faceImages, processedVideos, videoTemplates, voiceRecordings } from '../db/schema';
 import { MEDIA_TIMEOUTS, probe, runFfmpeg, runFfprobe } from '../media/ffmpeg';
@@ -37,12 +38,12 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
     const sourceFile = await sourceOf(deps, row);
     const face = row.faceImageId === null ? undefined : (await db.select().from(faceImages).where(eq(faceImages.id, row.faceImageId)))[0];
     const voice = row.voiceRecordingId === null ? undefined : (await db.select().from(voiceRecordings).where(eq(voiceRecordings.id, row.voiceRecordingId)))[0];
-    const faceFile = row.faceImageId === null ? undefined : await existing(storage.fromUrl(face?.imageUrl), VIDEO_MESSAGES.faceMissing);
-    const voiceFile = row.voiceRecordingId === null ? undefined : await existing(storage.fromUrl(voice?.audioUrl), VIDEO_MESSAGES.voiceMissing);
+    const faceFile = row.faceImageId === null ? undefined : await existing(storage.fromUrl(face?.imageUrl), faceMissingMessage(face?.name));
+    const voiceFile = row.voiceRecordingId === null ? undefined : await existing(storage.fromUrl(voice?.audioUrl), voiceMissingMessage(voice?.name));
 
     // Both voices are checked before minutes of face rendering: a recording or a narration without a
     // voice fails now, in words a parent can act on (decision 012).
-    const voices = voiceFile ? await analyseBothVoices(deps, sourceFile.path, voiceFile.path) : undefined;
+    const voices = voiceFile ? await analyseBothVoices(deps, sourceFile.path, voiceFile.path, voice!.name) : undefined;
 
     let picture = sourceFile.path;
     if (faceFile) {
@@ -80,12 +81,12 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
 }
 
 /** The narration's and the person's voice analysed (in the pipeline's threads); a missing voice is a RenderProblem. */
-async function analyseBothVoices(deps: JobDeps, narration: string, person: string) {
+async function analyseBothVoices(deps: JobDeps, narration: string, person: string, recordingName: string) {
   const [narratorAnalysis, personAnalysis] = await Promise.all([
     deps.pipeline.run('analyseVoice', { file: narration, maxSeconds: 600, timeoutMs: 120_000 }),
     deps.pipeline.run('analyseVoice', { file: person }),
   ]);
-  if (personAnalysis.pitchMedianHz === null) throw new RenderProblem(VOICE_CONVERSION_MESSAGES.noPersonVoice);
+  if (personAnalysis.pitchMedianHz === null) throw new RenderProblem(unusableRecordingMessage(recordingName));
   if (narratorAnalysis.pitchMedianHz === null) throw new RenderProblem(VOICE_CONVERSION_MESSAGES.noNarratorVoice);
   return { narratorAnalysis, personAnalysis };
 }

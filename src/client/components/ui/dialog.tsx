@@ -1,6 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ComponentProps } from 'react';
+import type { ComponentProps, SubmitEvent, SubmitEventHandler } from 'react';
 import { cn } from '@client/lib/utils';
 
 export const Dialog = DialogPrimitive.Root;
@@ -27,11 +27,23 @@ export function DialogCloseButton() {
   );
 }
 
-export function DialogContent({ className, children, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+/**
+ * React passes events up its own tree, portals or not: a form inside a dialog that sits inside another
+ * form (Add a photo on the Create page) would submit that form too. A dialog's submits end at the dialog.
+ */
+export function keepSubmitInside(onSubmit?: SubmitEventHandler<HTMLDivElement>) {
+  return (event: SubmitEvent<HTMLDivElement>) => {
+    onSubmit?.(event);
+    event.stopPropagation();
+  };
+}
+
+export function DialogContent({ className, children, onSubmit, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
   return (
     <DialogPortal>
       <DialogOverlay />
       <DialogPrimitive.Content
+        onSubmit={keepSubmitInside(onSubmit)}
         className={cn(
           'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100vh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-2xl border bg-card p-6 shadow-xl data-[state=open]:animate-pop-in',
           className,

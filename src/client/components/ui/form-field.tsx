@@ -63,20 +63,35 @@ export function TextAreaField(props: { label: string; value: string; error?: str
   );
 }
 
-export function CheckboxField(props: { label: string; checked: boolean; onChange(checked: boolean): void; hint?: ReactNode; className?: string }) {
+export function CheckboxField(props: {
+  label: string;
+  checked: boolean;
+  onChange(checked: boolean): void;
+  hint?: ReactNode;
+  className?: string;
+  /** Not offered: neither a click nor the keyboard can change it. */
+  disabled?: boolean;
+}) {
   const id = useId();
+  const hintId = props.hint ? `${id}-hint` : undefined;
   return (
-    <div className={cn('flex items-start gap-2', props.className)}>
+    <div className={cn('flex items-start gap-2', props.disabled && 'opacity-60', props.className)}>
       <input
         id={id}
         type="checkbox"
         checked={props.checked}
+        disabled={props.disabled}
+        aria-describedby={hintId}
         onChange={(event) => props.onChange(event.target.checked)}
-        className="mt-0.5 size-4 accent-primary"
+        className="mt-0.5 size-4 accent-primary disabled:cursor-not-allowed"
       />
       <div className="grid gap-0.5">
         <Label htmlFor={id}>{props.label}</Label>
-        {props.hint && <span className="text-xs text-muted-foreground">{props.hint}</span>}
+        {props.hint && (
+          <span id={hintId} className="text-xs text-muted-foreground">
+            {props.hint}
+          </span>
+        )}
       </div>
     </div>
   );

@@ -6,14 +6,12 @@ import { cn } from '@client/lib/utils';
 
 export const ToastProvider = ToastPrimitive.Provider;
 
-// Top of the screen on phones, bottom right from the mobile breakpoint (MOBILE_BREAKPOINT_PX = Tailwind's md) up.
+// At the bottom: across a phone's screen, in the bottom right from the mobile breakpoint (MOBILE_BREAKPOINT_PX =
+// Tailwind's md) up. At the top of a phone a toast covered an open dialog's title and close button (issue 14).
 export function ToastViewport({ className, ...props }: ComponentProps<typeof ToastPrimitive.Viewport>) {
   return (
     <ToastPrimitive.Viewport
-      className={cn(
-        'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 outline-none md:top-auto md:right-0 md:bottom-0 md:max-w-[420px] md:flex-col',
-        className,
-      )}
+      className={cn('fixed bottom-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none md:right-0 md:max-w-[420px]', className)}
       {...props}
     />
   );

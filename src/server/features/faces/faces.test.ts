@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
@@ -10,9 +12,28 @@ import { type TestApp, createTestApp, json } from '../../testing/test-app';
 import path from 'node:path';
 
 const databases = await testDatabases();
+/** Group photos shipped in face-api's demo folder (tests only): sample1 shows 3 people, sample6 4. */
+const FACE_API_DEMO = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Intersection over union of two boxes. */
+function overlap(a: Box, b: Box): number {
+  const width = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
+  const height = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  const shared = width * height;
+  return shared / (a.width * a.height + b.width * b.height - shared);
+}
 
 interface FaceImageJson {
   id: number;
+  facesInPhoto: number;
+  faceBox: Box | null;
   imageUrl: string;
   isDefault: boolean;
   name: string;
@@ -55,6 +76,44 @@ describe.each(databases)('face images and face videos API on $name', (testDataba
       expect((await imagesOf(m)).map((i) => i.name)).toEqual(['Front', 'Side']);
       expect(json<unknown[]>(await m.client.get(`/api/users/${m.userId}/faceImages`))).toHaveLength(2);
     });
+
+    it('says how many faces a photo shows and where the one used is, as fractions of the photo', async () => {
+      const m = await memberWithPerson(t);
+      // One face: the letterboxed portrait (the face sits in the middle 480 px of 640).
+      const single = await addImage(m);
+      expect(single.facesInPhoto).toBe(1);
+      expect(single.faceBox).not.toBeNull();
+      expect(single.faceBox!.x).toBeGreaterThanOrEqual(80 / 640);
+      expect(single.faceBox!.x + single.faceBox!.width).toBeLessThanOrEqual(560 / 640);
+
+      // Groups: the largest face is the one used, and the answer says where it is.
+      for (const [photo, faces] of [
+        ['sample1.jpg', 3],
+        ['sample6.jpg', 4],
+      ] as const) {
+        const file = path.join(FACE_API_DEMO, photo);
+        const group = await addImage(m, { name: photo, imageData: dataUrl(readFileSync(file), 'image/jpeg') });
+        expect(group.facesInPhoto, photo).toBe(faces);
+        const box = group.faceBox!;
+        for (const value of [box.x, box.y, box.width, box.height, box.x + box.width, box.y + box.height]) {
+          expect(value, photo).toBeGreaterThanOrEqual(0);
+          expect(value, photo).toBeLessThanOrEqual(1);
+        }
+        // The same picture analysed on its own: the box covers its largest face, not another.
+        const analysis = await t.pipeline.run('analyseImage', { file });
+        const [largest, ...others] = analysis.faces.map(({ box: [x, y, w, h] }) => ({
+          x: x / analysis.width,
+          y: y / analysis.height,
+          width: w / analysis.width,
+          height: h / analysis.height,
+        }));
+        expect(overlap(box, largest!), photo).toBeGreaterThan(0.9);
+        for (const other of others) expect(overlap(box, other), photo).toBeLessThan(0.1);
+      }
+      const stored = await imagesOf(m);
+      expect(stored.map((image) => image.facesInPhoto)).toEqual([1, 3, 4]);
+      expect(JSON.stringify(stored)).not.toMatch(/embedding|analysis/i);
+    }, 60_000);
 
     it('streams a stored image back to its owner only (Range → 206)', async () => {
       const m = await memberWithPerson(t);

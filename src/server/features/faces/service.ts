@@ -24,6 +24,7 @@ export type FaceVideoRow = typeof faceVideos.$inferSelect;
 
 /** Never the embedding: it is biometric data the browser has no use for. */
 export function toFaceImage(row: FaceImageRow): FaceImage {
+  const analysis = row.analysis ?? {};
   return {
     id: row.id,
     userId: row.userId,
@@ -35,7 +36,27 @@ export function toFaceImage(row: FaceImageRow): FaceImage {
     expressionType: row.expressionType,
     sourceVideoId: row.sourceVideoId,
     createdAt: row.createdAt.toISOString(),
+    facesInPhoto: typeof analysis.faces === 'number' ? analysis.faces : 1,
+    faceBox: faceBoxFraction(analysis.box, analysis.imageSize),
   };
+}
+
+/**
+ * The face used, as fractions of the picture: `createFaceImage` records the analysed face's box and the
+ * picture's size in pixels (upright, as a browser shows it). Rows without them (faces cut from a video,
+ * older rows) have none.
+ */
+function faceBoxFraction(box: unknown, imageSize: unknown): FaceImage['faceBox'] {
+  const isNumbers = (value: unknown, length: number): value is number[] =>
+    Array.isArray(value) && value.length === length && value.every((n) => typeof n === 'number' && Number.isFinite(n));
+  if (!isNumbers(box, 4) || !isNumbers(imageSize, 2)) return null;
+  const [x, y, w, h] = box as [number, number, number, number];
+  const [width, height] = imageSize as [number, number];
+  if (width <= 0 || height <= 0) return null;
+  const clamp = (value: number) => Math.min(1, Math.max(0, value));
+  const left = clamp(x / width);
+  const top = clamp(y / height);
+  return { x: left, y: top, width: clamp((x + w) / width) - left, height: clamp((y + h) / height) - top };
 }
 
 export function toFaceVideo(row: FaceVideoRow): FaceVideo {

@@ -131,7 +131,7 @@ describe.each(databases)('people API on $name', (testDatabase) => {
     const free = await memberWithPerson(t);
     const refused = await free.client.post('/api/people', { name: 'Second', relationship: 'Sibling' });
     expect(refused.statusCode).toBe(403);
-    expect(json(refused)).toEqual({ message: 'Your Free plan allows 1 person. Upgrade to add more.' });
+    expect(json(refused)).toEqual({ code: 'plan_limit', message: 'Your Free plan allows 1 person. Upgrade to add more.' });
 
     const premium = await memberWithPerson(t, 'premium');
     for (let i = 2; i <= 5; i++) {
@@ -139,7 +139,7 @@ describe.each(databases)('people API on $name', (testDatabase) => {
     }
     const sixth = await premium.client.post('/api/people', { name: 'Kid 6', relationship: 'Child' });
     expect(sixth.statusCode).toBe(403);
-    expect(json(sixth)).toEqual({ message: 'Your Premium plan allows 5 people. Upgrade to add more.' });
+    expect(json(sixth)).toEqual({ code: 'plan_limit', message: 'Your Premium plan allows 5 people. Upgrade to add more.' });
     expect(json<unknown[]>(await premium.client.get(`/api/users/${premium.userId}/people`))).toHaveLength(5);
 
     // Two requests at once cannot both take the last place.

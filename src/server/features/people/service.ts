@@ -6,7 +6,7 @@ import { type PersonInput, peopleLimitMessage } from '../../../shared/media-rule
 import { planById } from '../../../shared/plans';
 import type { Db } from '../../db/open';
 import { type UserRow, faceImages, faceVideos, pendingUploads, people, users, voiceRecordings } from '../../db/schema';
-import { forbidden, notFound } from '../../http/errors';
+import { notFound, planLimit } from '../../http/errors';
 import type { Storage } from '../../storage/storage';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 import type { PersonRow } from './access';
@@ -38,7 +38,7 @@ export async function createPerson(db: Db, user: UserRow, input: PersonInput): P
     if (owner.role !== 'admin') {
       const plan = planById(owner.plan);
       const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(people).where(eq(people.userId, user.id));
-      if (n >= plan.maxPeople) throw forbidden(peopleLimitMessage(plan.name, plan.maxPeople));
+      if (n >= plan.maxPeople) throw planLimit(peopleLimitMessage(plan.name, plan.maxPeople));
     }
     const [row] = await tx.insert(people).values({ userId: user.id, name: input.name, relationship: input.relationship }).returning();
     return row!;

@@ -1,11 +1,15 @@
-// GET and PATCH /api/users/:id: the user themself or an admin (spec 01 §7).
+// GET and PATCH /api/users/:id: the user themself or an admin (spec 01 §7); GET /api/users/:id/usage:
+// their plan's limits and what is used of them.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
+import type { PlanUsage } from '../../../shared/api-types';
+import { planById } from '../../../shared/plans';
 import { profileUpdateSchema } from '../../../shared/validation';
-import { users } from '../../db/schema';
+import { people, users } from '../../db/schema';
 import { badRequest, forbidden, notFound, parseId, parseInput } from '../../http/errors';
 import { requireUser } from '../../http/guards';
 import type { RouteDeps } from '../../http/route-deps';
+import { monthlyVideoCount } from '../videos/service';
 import { toCurrentUser } from './serialize';
 import { rethrowUserConflict } from './unique';
 
@@ -26,6 +30,24 @@ export async function userRoutes(app: FastifyInstance, { db, sessions }: RouteDe
     const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
     if (!user) throw notFound('User not found');
     return toCurrentUser(user);
+  });
+
+  /** The plan, people and this month's videos against its limits (admins are exempt: no limits). */
+  app.get('/users/:id/usage', async (request): Promise<PlanUsage> => {
+    const id = await allowedUserId(request);
+    const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+    if (!user) throw notFound('User not found');
+    const plan = planById(user.plan);
+    const exempt = user.role === 'admin';
+    const [[{ n: peopleCount } = { n: 0 }], videosThisMonth] = await Promise.all([
+      db.select({ n: count() }).from(people).where(eq(people.userId, id)),
+      monthlyVideoCount(db, id),
+    ]);
+    return {
+      plan: plan.id,
+      people: { used: peopleCount, limit: exempt ? null : plan.maxPeople },
+      videosThisMonth: { used: videosThisMonth, limit: exempt ? null : plan.videosPerMonth },
+    };
   });
 
   app.patch('/users/:id', async (request) => {

@@ -44,6 +44,18 @@ export async function estimateProcessing(db: Db, { templateId, face, voice }: Es
   // A voice-only template never swaps the face, whatever the form says (as createProcessedVideo does).
   const withFace = face && !template.voiceOnly;
 
+  const [sameKind, withFaceToo] = await Promise.all([secondsPerSecond(db, !withFace), withFace ? undefined : secondsPerSecond(db, false)]);
+  if (sameKind !== undefined) return { seconds: Math.max(1, Math.round(sameKind * template.duration)), basis: 'measured' };
+  const formula = estimatedProcessingSeconds(template.duration, withFace, voice);
+  // No voice-only render measured yet: it is never slower than a measured one with a face (it is that
+  // render without its longest stage), so the sketch's formula is not let say otherwise.
+  const faceMeasured = withFaceToo === undefined ? undefined : Math.max(1, Math.round(withFaceToo * template.duration));
+  if (faceMeasured !== undefined && faceMeasured < formula) return { seconds: faceMeasured, basis: 'measured' };
+  return { seconds: formula, basis: 'formula' };
+}
+
+/** The median seconds of work per second of template over the newest finished renders of one kind. */
+async function secondsPerSecond(db: Db, voiceOnly: boolean): Promise<number | undefined> {
   const finished = await db
     .select({ startedAt: processedVideos.startedAt, completedAt: processedVideos.completedAt, duration: videoTemplates.duration })
     .from(processedVideos)
@@ -51,21 +63,17 @@ export async function estimateProcessing(db: Db, { templateId, face, voice }: Es
     .where(
       and(
         eq(processedVideos.status, 'completed'),
-        eq(processedVideos.voiceOnly, !withFace),
+        eq(processedVideos.voiceOnly, voiceOnly),
         isNotNull(processedVideos.startedAt),
         isNotNull(processedVideos.completedAt),
       ),
     )
     .orderBy(desc(processedVideos.completedAt))
     .limit(SAMPLE_SIZE);
-  const secondsPerSecond = median(
+  return median(
     finished
       .map((row) => ({ elapsed: (row.completedAt!.getTime() - row.startedAt!.getTime()) / 1000, duration: row.duration }))
       .filter(({ elapsed, duration }) => elapsed > 0 && duration > 0)
       .map(({ elapsed, duration }) => elapsed / duration),
   );
-  if (secondsPerSecond === undefined) {
-    return { seconds: estimatedProcessingSeconds(template.duration, withFace, voice), basis: 'formula' };
-  }
-  return { seconds: Math.max(1, Math.round(secondsPerSecond * template.duration)), basis: 'measured' };
 }

@@ -3,16 +3,25 @@
 // processing time, and short-lived signed links for a download or a TV.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { createProcessedVideoSchema } from '../../../shared/video-rules';
+import { createProcessedVideoSchema, retryProcessedVideoSchema } from '../../../shared/video-rules';
 import { parseId, parseInput } from '../../http/errors';
 import { requireUser } from '../../http/guards';
 import type { RouteDeps } from '../../http/route-deps';
 import { requireSelf } from '../people/access';
 import { estimateProcessing, estimateQuerySchema } from './estimate';
-import { createMediaLink, createProcessedVideo, deleteProcessedVideo, listProcessedVideos, ownProcessedVideo, toProcessedVideo } from './service';
+import {
+  createMediaLink,
+  createProcessedVideo,
+  deleteProcessedVideo,
+  listProcessedVideos,
+  ownProcessedVideo,
+  retryProcessedVideo,
+  toProcessedVideo,
+} from './service';
 
-/** How often the event stream looks at the row (progress is written at most every 500 ms). */
-const EVENTS_EVERY_MS = 1000;
+/** How often the event stream looks at the row: as often as progress is written (render.ts, 500 ms), so a
+ * render of a few seconds still shows its bars move. One primary-key read per watching parent. */
+const EVENTS_EVERY_MS = 500;
 /** A stream ends after this long; EventSource reconnects by itself. */
 const EVENTS_MAX_MS = 10 * 60 * 1000;
 
@@ -40,6 +49,14 @@ export async function videoRoutes(app: FastifyInstance, { db, sessions, storage,
   app.get('/processedVideos/:id', async (request) => {
     const user = await requireUser(sessions, request);
     return toProcessedVideo(await ownProcessedVideo(db, user, idParam(request)));
+  });
+
+  /** A failed video made again: the same choices, or `{ faceImageId }` / `{ voiceRecordingId }` changed. */
+  app.post('/processedVideos/:id/retry', async (request) => {
+    const user = await requireUser(sessions, request);
+    const row = await ownProcessedVideo(db, user, idParam(request));
+    const input = parseInput(retryProcessedVideoSchema, request.body);
+    return toProcessedVideo(await retryProcessedVideo({ db, queue, storage, pipeline }, user, row, input));
   });
 
   app.post('/processedVideos/:id/link', async (request) => {

@@ -1,14 +1,24 @@
 // Personalised videos (spec 02 §3, §5, §7; decisions page): the server decides everything. A request
 // writes the row `pending` and queues its render; the render job moves it to processing → completed |
 // failed; deleting cancels a running render and removes the files.
-import { and, count, desc, eq, gte } from 'drizzle-orm';
+import { existsSync } from 'node:fs';
+import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { ProcessedVideo } from '../../../shared/api-types';
 import { planById } from '../../../shared/plans';
+import { VOICE_ONLY_MESSAGES } from '../../../shared/voice-only-rules';
 import { NARRATION_MESSAGES, type VoiceAnalysisSummary, heardVoice, unusableRecordingMessage } from '../../../shared/voice-analysis';
-import { type CreateProcessedVideoInput, type MediaLink, type MediaLinkPurpose, VIDEO_MESSAGES, downloadFileName } from '../../../shared/video-rules';
+import {
+  type CreateProcessedVideoInput,
+  type MediaLink,
+  type MediaLinkPurpose,
+  type RetryProcessedVideoInput,
+  VIDEO_MESSAGES,
+  downloadFileName,
+  monthlyLimitMessage,
+} from '../../../shared/video-rules';
 import type { Db } from '../../db/open';
-import { type UserRow, faceImages, people, processedVideos, purchases, videoTemplates, voiceRecordings } from '../../db/schema';
-import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { type UserRow, faceImages, people, processedVideos, purchases, users, videoTemplates, voiceRecordings } from '../../db/schema';
+import { HttpError, badRequest, conflict, forbidden, notFound, planLimit } from '../../http/errors';
 import type { MediaLinkSigner } from '../../http/signed-links';
 import type { JobQueue } from '../../jobs/queue';
 import type { PipelinePool } from '../../pipeline/worker-pool';
@@ -64,19 +74,55 @@ async function mayUseTemplate(db: Db, user: UserRow, template: typeof videoTempl
   return Boolean(bought);
 }
 
-/** The Free plan's videos per calendar month (UTC); admins and paid plans are unlimited. */
-export async function checkMonthlyLimit(db: Db, user: UserRow) {
-  const plan = planById(user.plan);
-  if (user.role === 'admin' || plan.videosPerMonth === null) return;
+/** The videos that use up a month's allowance: made, or being made. A failed render costs the parent nothing. */
+export const COUNTED_STATUSES = ['pending', 'processing', 'completed'] as const;
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** How many of this calendar month's (UTC) videos count against the plan: made, or being made. */
+export async function monthlyVideoCount(db: Db | Tx, userId: number): Promise<number> {
   const now = new Date();
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const [{ n } = { n: 0 }] = await db
     .select({ n: count() })
     .from(processedVideos)
-    .where(and(eq(processedVideos.userId, user.id), gte(processedVideos.createdAt, monthStart)));
-  if (n >= plan.videosPerMonth) {
-    throw forbidden(`Your ${plan.name} plan allows ${plan.videosPerMonth} videos a month. Upgrade to make more.`);
+    .where(and(eq(processedVideos.userId, userId), gte(processedVideos.createdAt, monthStart), inArray(processedVideos.status, [...COUNTED_STATUSES])));
+  return n;
+}
+
+/** The Free plan's videos per calendar month; admins and paid plans are unlimited. 403 `plan_limit` when used up. */
+export async function checkMonthlyLimit(db: Db | Tx, user: UserRow) {
+  const plan = planById(user.plan);
+  if (user.role === 'admin' || plan.videosPerMonth === null) return;
+  if ((await monthlyVideoCount(db, user.id)) >= plan.videosPerMonth) throw planLimit(monthlyLimitMessage(plan.name, plan.videosPerMonth));
+}
+
+/**
+ * Counts the month's videos and writes one more in the same transaction, with the user's row locked: two
+ * requests at once cannot both take the last place (as people/service.ts does for people).
+ */
+async function withinMonthlyLimit<T>(db: Db, user: UserRow, write: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    const [owner] = await tx.select().from(users).where(eq(users.id, user.id)).for('update');
+    if (!owner) throw notFound('User not found');
+    await checkMonthlyLimit(tx, owner);
+    return write(tx);
+  });
+}
+
+/**
+ * Writes the row `pending` within the month's allowance and queues its render; when queueing fails the
+ * row goes again.
+ */
+export async function insertAndQueueRender(deps: { db: Db; queue: JobQueue }, user: UserRow, values: typeof processedVideos.$inferInsert): Promise<ProcessedVideoRow> {
+  const row = await withinMonthlyLimit(deps.db, user, async (tx) => (await tx.insert(processedVideos).values(values).returning())[0]!);
+  try {
+    await deps.queue.send('render', { processedVideoId: row.id });
+  } catch (error) {
+    await deps.db.delete(processedVideos).where(eq(processedVideos.id, row.id));
+    throw error;
   }
+  return row;
 }
 
 /**
@@ -114,8 +160,7 @@ export async function createProcessedVideo(
   // A face or voice of a person names that person on the video.
   personId ??= (await personOf(db, faceImageId, voiceRecordingId)) ?? null;
 
-  await checkMonthlyLimit(db, user);
-  return insertAndQueueRender(deps, {
+  return insertAndQueueRender(deps, user, {
     userId: user.id,
     templateId: template.id,
     personId,
@@ -125,18 +170,6 @@ export async function createProcessedVideo(
     voiceRecordingId,
     voiceOnly: !useFace,
   });
-}
-
-/** Writes the row `pending` and queues its render; when queueing fails the row goes again. */
-export async function insertAndQueueRender(deps: { db: Db; queue: JobQueue }, values: typeof processedVideos.$inferInsert): Promise<ProcessedVideoRow> {
-  const [row] = await deps.db.insert(processedVideos).values(values).returning();
-  try {
-    await deps.queue.send('render', { processedVideoId: row!.id });
-  } catch (error) {
-    await deps.db.delete(processedVideos).where(eq(processedVideos.id, row!.id));
-    throw error;
-  }
-  return row!;
 }
 
 async function chooseFace(db: Db, user: UserRow, faceImageId: number | null, personId: number | null): Promise<number | null> {
@@ -182,6 +215,54 @@ async function personOf(db: Db, faceImageId: number | null, voiceRecordingId: nu
     return (await db.select({ personId: voiceRecordings.personId }).from(voiceRecordings).where(eq(voiceRecordings.id, voiceRecordingId)))[0]?.personId;
   }
   return undefined;
+}
+
+/**
+ * A failed video made again with the same choices, or with another face or recording of the same person
+ * (the one thing the parent changed). Every rule of a new video is checked again (the face and voice
+ * still theirs and usable, the template still allowed, the month's allowance, which a failed video did
+ * not use). Only a failed video can be retried (409 otherwise, also when two retries race).
+ */
+export async function retryProcessedVideo(
+  deps: { db: Db; queue: JobQueue; storage: Storage; pipeline: PipelinePool },
+  user: UserRow,
+  row: ProcessedVideoRow,
+  input: RetryProcessedVideoInput,
+): Promise<ProcessedVideoRow> {
+  const { db } = deps;
+  if (row.status !== 'failed') throw conflict(VIDEO_MESSAGES.onlyFailedRetry);
+  const [template] = row.templateId === null ? [] : await db.select().from(videoTemplates).where(eq(videoTemplates.id, row.templateId)).limit(1);
+  if (template && !(await mayUseTemplate(db, user, template))) throw forbidden(VIDEO_MESSAGES.premiumRequired);
+
+  const useFace = !row.voiceOnly;
+  if (!useFace && input.faceImageId != null) throw badRequest(VIDEO_MESSAGES.voiceOnlyRetry);
+  // A video whose recording was deleted keeps `voiceOnly` (it needs a voice) but loses the id: it takes the person's.
+  const useVoice = row.voiceOnly || row.voiceRecordingId !== null || input.voiceRecordingId != null;
+  const faceImageId = useFace ? await chooseFace(db, user, input.faceImageId ?? row.faceImageId, row.personId) : null;
+  const voiceRecordingId = useVoice ? await chooseVoice(db, user, input.voiceRecordingId ?? row.voiceRecordingId, row.personId) : null;
+  if (useFace && faceImageId === null) throw badRequest(VIDEO_MESSAGES.faceRequired);
+  if (useVoice && voiceRecordingId === null) throw badRequest(VIDEO_MESSAGES.voiceRequired);
+  const personId = (await personOf(db, faceImageId, voiceRecordingId)) ?? row.personId;
+  if (row.personId !== null && personId !== row.personId) throw badRequest(VIDEO_MESSAGES.samePersonRetry);
+  if (useVoice && template && (await templateNarration(deps, template))?.pitchMedianHz === null) throw badRequest(NARRATION_MESSAGES.noVoiceToChange);
+  const source = deps.storage.fromUrl(row.sourceUrl);
+  if (row.sourceUrl !== null && !(source && existsSync(source.path))) throw badRequest(VOICE_ONLY_MESSAGES.sourceMissing);
+
+  const [pending] = await withinMonthlyLimit(db, user, (tx) =>
+    tx
+      .update(processedVideos)
+      .set({ status: 'pending', error: null, faceImageId, voiceRecordingId, personId, faceProgress: 0, voiceProgress: 0, startedAt: null, completedAt: null })
+      .where(and(eq(processedVideos.id, row.id), eq(processedVideos.status, 'failed')))
+      .returning(),
+  );
+  if (!pending) throw conflict(VIDEO_MESSAGES.onlyFailedRetry);
+  try {
+    await deps.queue.send('render', { processedVideoId: row.id });
+  } catch (error) {
+    await db.update(processedVideos).set({ status: 'failed', error: row.error }).where(eq(processedVideos.id, row.id));
+    throw error;
+  }
+  return pending;
 }
 
 /**

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceImage, ProcessedVideo, VoiceRecording } from '../../../shared/api-types';
-import { VIDEO_MESSAGES } from '../../../shared/video-rules';
+import { VIDEO_MESSAGES, monthlyLimitMessage, voiceMissingMessage } from '../../../shared/video-rules';
 import { NARRATION_MESSAGES, unusableRecordingMessage } from '../../../shared/voice-analysis';
 import { processedVideos, users, videoTemplates, voiceRecordings } from '../../db/schema';
 import { ffmpegBinary, probe, runProcess } from '../../media/ffmpeg';
@@ -162,6 +162,72 @@ describe('processed videos', () => {
     expect(faceOnly.statusCode, faceOnly.body).toBe(201);
     await m.client.delete(`/api/processedVideos/${json<ProcessedVideo>(faceOnly).id}`);
   }, 180_000);
+
+  it('a failed video is tried again with the same choices or another recording; failed videos do not use up the Free plan', async () => {
+    const m = await memberWithFaceAndVoice('free');
+    const stranger = await memberWithFaceAndVoice();
+    const wav = path.join(scratch, `second-${m.userId}.wav`);
+    await speak('The little fox ran home across the green hill and told her brother everything she had seen by the river that day.', { voice: 'en-us+m3', pitch: 30, speed: 140 }, wav);
+    const secondResponse = await m.client.post('/api/voiceRecordings', { personId: m.personId, name: 'Second take', audioData: dataUrl(readFileSync(wav), 'audio/wav') });
+    expect(secondResponse.statusCode, secondResponse.body).toBe(201);
+    const second = json<VoiceRecording>(secondResponse);
+    const finished = (id: number) =>
+      until(() => m.client.get(`/api/processedVideos/${id}`).then((response) => json<ProcessedVideo>(response)), (video) => video.status === 'completed' || video.status === 'failed', 120_000);
+    const retry = (id: number, body: Record<string, unknown> = {}, client = m.client) => client.post(`/api/processedVideos/${id}/retry`, body);
+
+    // The default recording's file is lost: the render fails, naming what is at fault.
+    const [first] = await t.database.db.select().from(voiceRecordings).where(eq(voiceRecordings.id, m.voiceRecordingId));
+    await rm(t.storage.fromUrl(first!.audioUrl)!.path);
+    const created = await m.client.post('/api/processedVideos', { templateId, title: 'Try again', personId: m.personId, useFaceSwap: false });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = json<ProcessedVideo>(created).id;
+    expect(await finished(id)).toMatchObject({ status: 'failed', error: voiceMissingMessage('Voice') });
+
+    // Only its owner may retry it, only while it is failed, and only the face or the recording can change.
+    expect((await retry(id, {}, stranger.client)).statusCode).toBe(404);
+    expect((await retry(id, { voiceRecordingId: stranger.voiceRecordingId })).statusCode).toBe(404);
+    const extra = await retry(id, { title: 'Other' });
+    expect([extra.statusCode, json(extra).message]).toEqual([400, 'Only faceImageId and voiceRecordingId can be changed']);
+    const withFace = await retry(id, { faceImageId: m.faceImageId });
+    expect([withFace.statusCode, json(withFace).message]).toEqual([400, VIDEO_MESSAGES.voiceOnlyRetry]);
+
+    // The same choices fail again for the same reason; another recording of the same person works.
+    const again = await retry(id);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(json<ProcessedVideo>(again)).toMatchObject({ id, status: 'pending', error: null, faceProgress: 0, voiceProgress: 0 });
+    expect(await finished(id)).toMatchObject({ status: 'failed', error: voiceMissingMessage('Voice') });
+    const changed = await retry(id, { voiceRecordingId: second.id });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await finished(id)).toMatchObject({ status: 'completed', error: null, voiceRecordingId: second.id, voiceProgress: 100 });
+    const done = await retry(id);
+    expect([done.statusCode, json(done).message]).toEqual([409, VIDEO_MESSAGES.onlyFailedRetry]);
+
+    // The Free plan's 3 a month count what was made or is being made, never what failed.
+    const earlier = (status: 'failed' | 'completed', n: number) =>
+      Array.from({ length: n }, (_, i) => ({ userId: m.userId, templateId, personId: m.personId, title: `Earlier ${status} ${i}`, status }));
+    const [failedRow] = await t.database.db.insert(processedVideos).values([...earlier('failed', 3), ...earlier('completed', 1)]).returning();
+    const third = await m.client.post('/api/processedVideos', { templateId, title: 'Third', personId: m.personId, useFaceSwap: false });
+    expect(third.statusCode, third.body).toBe(201);
+    const refused = await m.client.post('/api/processedVideos', { templateId, title: 'Fourth', personId: m.personId, useFaceSwap: false });
+    expect(refused.statusCode).toBe(403);
+    expect(json(refused)).toEqual({ code: 'plan_limit', message: monthlyLimitMessage('Free', 3) });
+    // The profile's plan section reads the same count: 3 of 3, the failed ones left out; no one else may read it.
+    expect(json(await m.client.get(`/api/users/${m.userId}/usage`))).toEqual({
+      plan: 'free',
+      people: { used: 1, limit: 1 },
+      videosThisMonth: { used: 3, limit: 3 },
+    });
+    expect((await stranger.client.get(`/api/users/${m.userId}/usage`)).statusCode).toBe(403);
+    // Trying a failed one again would make a fourth: refused the same way, and it stays failed.
+    const retryRefused = await retry(failedRow!.id, { voiceRecordingId: second.id });
+    expect([retryRefused.statusCode, json(retryRefused).code]).toEqual([403, 'plan_limit']);
+    const [stillFailed] = await t.database.db.select().from(processedVideos).where(eq(processedVideos.id, failedRow!.id));
+    expect(stillFailed!.status).toBe('failed');
+    await finished(json<ProcessedVideo>(third).id);
+    for (const row of await t.database.db.select().from(processedVideos).where(eq(processedVideos.userId, m.userId))) {
+      await m.client.delete(`/api/processedVideos/${row.id}`);
+    }
+  }, 300_000);
 
   it('renders: the face is the person’s, the voice moves to the person’s pitch, same length; delete removes the files', async () => {
     const m = await memberWithFaceAndVoice();

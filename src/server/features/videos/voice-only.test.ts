@@ -3,20 +3,22 @@
 // rules with the spec's messages; ownership (404, no hint); the monthly limit; nothing left on disk,
 // after a refusal or after deleting; and the maintenance sweep keeping a waiting video's upload.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessedVideo, VoiceRecording } from '../../../shared/api-types';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
-import { VIDEO_MESSAGES } from '../../../shared/video-rules';
+import { VIDEO_MESSAGES, monthlyLimitMessage } from '../../../shared/video-rules';
 import { VOICE_ONLY_MESSAGES } from '../../../shared/voice-only-rules';
 import { processedVideos } from '../../db/schema';
 import { maintenanceJob } from '../../jobs/maintenance';
 import { ffmpegBinary, probe, runFfprobe, runProcess } from '../../media/ffmpeg';
 import { speak } from '../../media/speech';
+import { VOICE_CONVERSION_MESSAGES } from '../../pipeline/render/voice-conversion';
 import { analyseVoice } from '../../pipeline/voice-analysis';
+import { makeRealVoices, requireRealVoicePackages } from '../../testing/real-voices';
 import { testDatabases } from '../../testing/databases';
 import { type MultipartPart, dataUrl, filesUnder, fixtures, multipart } from '../../testing/media-fixtures';
 import { type Member, memberWithPerson } from '../../testing/people-kit';
@@ -24,6 +26,25 @@ import { type TestApp, createTestApp, json } from '../../testing/test-app';
 import { until } from '../../testing/wait';
 
 const [pglite] = await testDatabases();
+/** Real talking-face clips (../shared/media): the woman's soundtrack is music only, the man's is silent. */
+const SHARED_MEDIA = path.resolve(import.meta.dirname, '../../../../../shared/media');
+
+/** Mono 16 kHz samples of a file's first audio stream. */
+async function samples(file: string): Promise<Float32Array> {
+  const { stdout } = await runProcess(ffmpegBinary(), ['-v', 'error', '-i', file, '-map', '0:a:0', '-ac', '1', '-ar', '16000', '-f', 'f32le', '-'], { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024 });
+  const bytes = stdout as unknown as Buffer;
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}
+
+/** Pearson correlation of two signals over their common length: ~1 when the sound was passed through. */
+function correlation(a: Float32Array, b: Float32Array): number {
+  const n = Math.min(a.length, b.length);
+  let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+  for (let i = 0; i < n; i++) {
+    sa += a[i]!; sb += b[i]!; saa += a[i]! * a[i]!; sbb += b[i]! * b[i]!; sab += a[i]! * b[i]!;
+  }
+  return (sab - (sa * sb) / n) / Math.sqrt((saa - (sa * sa) / n) * (sbb - (sb * sb) / n));
+}
 
 /** A 4 s clip with a picture and a high narrating voice: H.264 + AAC in MP4, or VP8 + Opus in WebM. */
 async function makeClip(dir: string, narration: string, format: 'mp4' | 'webm'): Promise<string> {
@@ -140,6 +161,45 @@ describe('POST /api/upload/voice-only-video', () => {
     expect(userFiles(m.userId)).toEqual([]);
   }, 180_000);
 
+  it('changes a real woman’s voice in her own clip to a real man’s recording; a clip with only music fails in words', async () => {
+    requireRealVoicePackages();
+    await mkdir(path.join(scratch, 'real'));
+    const real = makeRealVoices(path.join(scratch, 'real'));
+    const m = await memberWithPerson(t, 'family');
+    const recording = await m.client.post('/api/voiceRecordings', { personId: m.personId, name: 'Dad reading', audioData: dataUrl(readFileSync(real.clean('man')), 'audio/wav') });
+    expect(recording.statusCode, recording.body).toBe(201);
+    // A real face talking (silent) under the woman's real phrases: what a parent's phone clip holds.
+    const clip = path.join(scratch, 'woman-talking.mp4');
+    await runProcess(ffmpegBinary(), [
+      '-v', 'error', '-y', '-i', path.join(SHARED_MEDIA, 'talking-man.mp4'), '-i', real.clean('woman'),
+      '-map', '0:v:0', '-map', '1:a:0', '-shortest', '-c:v', 'copy', '-c:a', 'aac', clip,
+    ], { timeout: 60_000 });
+    const finished = async (parts: MultipartPart[]) => {
+      const response = await upload(m, parts);
+      expect(response.statusCode, response.body).toBe(201);
+      const id = json<ProcessedVideo>(response).id;
+      return until(() => m.client.get(`/api/processedVideos/${id}`).then((res) => json<ProcessedVideo>(res)), (value) => value.status === 'completed' || value.status === 'failed', 180_000);
+    };
+
+    const done = await finished([{ name: 'title', value: 'Dad reads' }, { name: 'personId', value: String(m.personId) }, video(readFileSync(clip))]);
+    expect(done.status, done.error ?? '').toBe('completed');
+    const output = t.storage.fromUrl(done.outputUrl)!.path;
+    // Not the original sound: its pitch is the man's, and the waveform no longer follows hers.
+    const [man, woman, result] = await Promise.all([analyseVoice(real.clean('man')), analyseVoice(clip), analyseVoice(output)]);
+    expect(woman.pitchMedianHz! / man.pitchMedianHz!).toBeGreaterThan(1.5);
+    expect(Math.abs(result.pitchMedianHz! / man.pitchMedianHz! - 1)).toBeLessThan(0.08);
+    expect(Math.abs(correlation(await samples(clip), await samples(output)))).toBeLessThan(0.5);
+
+    // Her own clip's soundtrack is music only: no voice to change, so the video fails and says why.
+    const music = await finished([{ name: 'title', value: 'Music only' }, { name: 'personId', value: String(m.personId) }, video(readFileSync(path.join(SHARED_MEDIA, 'talking-woman.mp4')))]);
+    expect(music).toMatchObject({ status: 'failed', error: VOICE_CONVERSION_MESSAGES.noNarratorVoice, outputUrl: null });
+    // The upload stays with its failed video, so it can be tried again (here, to the same end).
+    const retried = await m.client.post(`/api/processedVideos/${music.id}/retry`, {});
+    expect([retried.statusCode, json<ProcessedVideo>(retried).status]).toEqual([200, 'pending']);
+    const again = await until(() => m.client.get(`/api/processedVideos/${music.id}`).then((res) => json<ProcessedVideo>(res)), (value) => value.status === 'failed', 180_000);
+    expect(again.error).toBe(VOICE_CONVERSION_MESSAGES.noNarratorVoice);
+  }, 360_000);
+
   it('makes a picture no browser plays in MP4 (WebM VP8) H.264, and keeps its size and length', async () => {
     const m = await memberWithVoice();
     const response = await upload(m, [{ name: 'title', value: 'Our walk' }, { name: 'personId', value: String(m.personId) }, video(webmClip, 'walk.webm', 'video/webm')]);
@@ -228,10 +288,10 @@ describe('POST /api/upload/voice-only-video', () => {
     const m = await memberWithVoice('free');
     await t.database.db
       .insert(processedVideos)
-      .values([1, 2, 3].map((n) => ({ userId: m.userId, templateId: null, title: `Earlier ${n}`, voiceOnly: true, status: 'failed' as const })));
+      .values([1, 2, 3].map((n) => ({ userId: m.userId, templateId: null, title: `Earlier ${n}`, voiceOnly: true, status: 'completed' as const })));
     const response = await upload(m, form(m));
     expect(response.statusCode).toBe(403);
-    expect(json(response).message).toBe('Your Free plan allows 3 videos a month. Upgrade to make more.');
+    expect(json(response)).toEqual({ code: 'plan_limit', message: monthlyLimitMessage('Free', 3) });
     expect(await t.database.db.select().from(processedVideos).where(eq(processedVideos.userId, m.userId))).toHaveLength(3);
     expect(userFiles(m.userId)).toEqual([]);
   }, 60_000);

@@ -56,6 +56,7 @@ export async function voiceOnlyRoutes(app: FastifyInstance, { db, sessions, stor
       try {
         const row = await insertAndQueueRender(
           { db, queue },
+          user,
           { userId: user.id, templateId: null, sourceUrl: source.url, personId, title: input.title, faceImageId: null, voiceRecordingId, voiceOnly: true },
         );
         return reply.status(201).send(toProcessedVideo(row));

@@ -50,21 +50,20 @@ function initialValues(template?: VideoTemplate): Values {
 
 export function TemplateQuickForm({ template, onDone }: { template?: VideoTemplate; onDone(): void }) {
   const [values, setValues] = useState<Values>(() => initialValues(template));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // Checked again on every change once Create has been pressed, so no message outlives its cause.
+  const [attempted, setAttempted] = useState(false);
   const create = useCreateTemplate();
   const update = useUpdateTemplate();
   const pending = create.isPending || update.isPending;
   const set = <K extends keyof Values>(key: K, value: Values[K]) => setValues((current) => ({ ...current, [key]: value }));
+  const input: TemplateCreateInput = { ...values, price: values.isPremium ? values.price : null };
+  const parsed = templateCreateSchema.safeParse(input);
+  const errors: Record<string, string> = attempted && !parsed.success ? fieldErrors(parsed.error.issues) : {};
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const input: TemplateCreateInput = { ...values, price: values.isPremium ? values.price : null };
-    const parsed = templateCreateSchema.safeParse(input);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
+    setAttempted(true);
+    if (!parsed.success) return;
     try {
       if (template) await update.mutateAsync({ id: template.id, changes: input });
       else await create.mutateAsync(input);

@@ -56,7 +56,10 @@ export function TemplateUploadForm({ onUploaded }: { onUploaded?(): void }) {
   const [values, setValues] = useState(EMPTY);
   const [video, setVideo] = useState<File>();
   const [thumbnail, setThumbnail] = useState<File>();
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // The files' problems are found when they are chosen; the fields' are checked again on every change once
+  // Upload has been pressed, so no message outlives its cause.
+  const [fileErrors, setErrors] = useState<Record<string, string>>({});
+  const [attempted, setAttempted] = useState(false);
   const [progress, setProgress] = useState(0);
   const upload = useUploadTemplate(setProgress);
   const formRef = useRef<HTMLFormElement>(null);
@@ -96,17 +99,19 @@ export function TemplateUploadForm({ onUploaded }: { onUploaded?(): void }) {
     setThumbnail(file);
   }
 
+  const fields = { ...values, price: values.isPremium ? values.price : '', duration: values.duration || undefined };
+  const parsed = templateUploadFieldsSchema.safeParse(fields);
+  const errors: Record<string, string> = {
+    ...(attempted && !parsed.success ? fieldErrors(parsed.error.issues) : {}),
+    ...(attempted && !video && !fileErrors.video ? { video: TEMPLATE_MESSAGES.missingVideo } : {}),
+    ...fileErrors,
+  };
+
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const fields = { ...values, price: values.isPremium ? values.price : '', duration: values.duration || undefined };
-    const parsed = templateUploadFieldsSchema.safeParse(fields);
-    const found = parsed.success ? {} : fieldErrors(parsed.error.issues);
-    if (!video) {
-      found.video = TEMPLATE_MESSAGES.missingVideo;
-      toast({ variant: 'destructive', title: TEMPLATE_MESSAGES.missingVideo, description: TEMPLATE_MESSAGES.noFileSelected });
-    }
-    setErrors(found);
-    if (Object.keys(found).length > 0 || !video) return;
+    setAttempted(true);
+    if (!video) toast({ variant: 'destructive', title: TEMPLATE_MESSAGES.missingVideo, description: TEMPLATE_MESSAGES.noFileSelected });
+    if (!parsed.success || !video || Object.keys(fileErrors).length > 0) return;
 
     const form = new FormData();
     for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== '') form.append(key, String(value));
@@ -115,6 +120,7 @@ export function TemplateUploadForm({ onUploaded }: { onUploaded?(): void }) {
     setProgress(0);
     try {
       await upload.mutateAsync(form);
+      setAttempted(false);
       setValues(EMPTY);
       setVideo(undefined);
       setThumbnail(undefined);

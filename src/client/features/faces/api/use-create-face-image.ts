@@ -18,17 +18,25 @@ export function createFaceImage(faceImage: NewFaceImage): Promise<FaceImage> {
   return apiRequest<FaceImage>('POST', '/api/faceImages', faceImage);
 }
 
-export function useCreateFaceImage() {
+export const FACE_IMAGE_ADDED = 'Face image added successfully';
+
+/**
+ * POST /api/faceImages. With `notify: false` the caller tells the outcome itself: a dialog shows the
+ * error inline (a toast would repeat it over the dialog) and its success when it closes.
+ */
+export function useCreateFaceImage({ notify = true }: { notify?: boolean } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createFaceImage,
     onSuccess: async (_image, { userId, personId }) => {
-      notifySuccess('Face image added successfully');
+      if (notify) notifySuccess(FACE_IMAGE_ADDED);
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: personFaceImagesQueryKey(personId) }),
         queryClient.invalidateQueries({ queryKey: userFaceImagesQueryKey(userId) }),
       ]);
     },
-    onError: (error) => notifyError(error.message),
+    onError: (error) => {
+      if (notify) notifyError(error.message);
+    },
   });
 }

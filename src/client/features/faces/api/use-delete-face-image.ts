@@ -9,17 +9,23 @@ export function deleteFaceImage(faceImageId: number): Promise<void> {
   return apiRequest<void>('DELETE', `/api/faceImages/${faceImageId}`);
 }
 
-export function useDeleteFaceImage() {
+/**
+ * DELETE /api/faceImages/{id}. With `notify: false` the caller tells the outcome itself (the Add Face
+ * Image dialog replacing a photo by its crop: the parent deleted nothing).
+ */
+export function useDeleteFaceImage({ notify = true }: { notify?: boolean } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (image: FaceImage) => deleteFaceImage(image.id),
     onSuccess: async (_result, image) => {
-      notifySuccess('Face image deleted successfully');
+      if (notify) notifySuccess('Face image deleted successfully');
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: personFaceImagesQueryKey(image.personId) }),
         queryClient.invalidateQueries({ queryKey: userFaceImagesQueryKey(image.userId) }),
       ]);
     },
-    onError: (error) => notifyError(error.message),
+    onError: (error) => {
+      if (notify) notifyError(error.message);
+    },
   });
 }

@@ -42,9 +42,7 @@ export function FaceCapture({ value, onChange }: FaceCaptureProps) {
 }
 
 function CameraCapture({ value, onChange }: FaceCaptureProps) {
-  const camera = useCamera({
-    onError: () => notifyError(MEDIA_MESSAGES.cameraDenied, 'Camera access denied'),
-  });
+  const camera = useCamera();
   const { start, stop } = camera;
 
   useEffect(() => {
@@ -84,7 +82,7 @@ function CameraCapture({ value, onChange }: FaceCaptureProps) {
         )}
         {camera.state === 'error' && !value && (
           <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-4 text-center text-sm text-primary-foreground">
-            <p>{MEDIA_MESSAGES.cameraDenied}</p>
+            <p role="alert">{MEDIA_MESSAGES.cameraDenied}</p>
             <Button type="button" variant="secondary" size="sm" onClick={() => void start()}>
               Try Again
             </Button>
@@ -128,9 +126,11 @@ function UploadCapture({ value, onChange }: FaceCaptureProps) {
           </Button>
         </div>
       ) : (
+        // min-h-0: with the default minimum, the 16:9 ratio sized the box from its wrapped text and made it (and
+        // the dialog's header) wider than a phone's screen.
         <label
           htmlFor={inputId}
-          className="flex aspect-video cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed bg-muted/40 p-6 text-center transition-colors hover:border-primary/60 hover:bg-secondary/60 has-[:focus-visible]:ring-[3px] has-[:focus-visible]:ring-ring/50"
+          className="flex aspect-video min-h-0 cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed bg-muted/40 p-6 text-center transition-colors hover:border-primary/60 hover:bg-secondary/60 has-[:focus-visible]:ring-[3px] has-[:focus-visible]:ring-ring/50"
         >
           <ImageUp className="size-8 text-primary" aria-hidden="true" />
           <span className="font-semibold">Click to upload a photo</span>

@@ -76,7 +76,7 @@ function FaceTrainingSession({
   const [uploadedIds, setUploadedIds] = useState<number[]>([]);
   const recorderRef = useRef<MediaRecorder | null>(null);
   const tickRef = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
-  const camera = useCamera({ onError: () => notifyError(MEDIA_MESSAGES.faceTrainingCamera) });
+  const camera = useCamera();
 
   const expression = FACE_EXPRESSIONS[index]!;
   const guide = EXPRESSION_GUIDE[expression];
@@ -264,7 +264,7 @@ function FaceTrainingSession({
           )}
           {camera.state === 'error' && (
             <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-4 text-center text-sm text-primary-foreground">
-              <p>{MEDIA_MESSAGES.faceTrainingCamera}</p>
+              <p role="alert">{MEDIA_MESSAGES.faceTrainingCamera}</p>
               <Button type="button" variant="secondary" size="sm" onClick={() => void camera.start()}>
                 Try Again
               </Button>

@@ -5,13 +5,15 @@ import { stopStream } from '@client/lib/media';
 
 export type CameraState = 'off' | 'starting' | 'on' | 'error';
 
-export function useCamera({ onError }: { onError: (error: unknown) => void }) {
+/**
+ * `state` 'error' means the camera could not be opened (refused or missing): callers say so where the
+ * preview was, with a way to try again; a toast would repeat it over their dialog.
+ */
+export function useCamera() {
   const videoRef = useRef<HTMLVideoElement>(null);
   const [stream, setStream] = useState<MediaStream | null>(null);
   const [state, setState] = useState<CameraState>('off');
   const streamRef = useRef<MediaStream | null>(null);
-  const onErrorRef = useRef(onError);
-  onErrorRef.current = onError;
 
   const stop = useCallback(() => {
     stopStream(streamRef.current);
@@ -31,9 +33,8 @@ export function useCamera({ onError }: { onError: (error: unknown) => void }) {
       streamRef.current = next;
       setStream(next);
       setState('on');
-    } catch (error) {
+    } catch {
       setState('error');
-      onErrorRef.current(error);
     }
   }, []);
 

@@ -1,6 +1,8 @@
 // Pieces shared by the library card and the featured card (spec 02 §2 Video cards): the thumbnail's
-// duration chip and Premium badge, and the meta row (category, ages, price).
-import { Clock, Crown } from 'lucide-react';
+// duration chip and Premium badge, the meta row (category, ages, price), and a voice-only template's
+// way to the voice-only processor.
+import { Clock, Crown, Mic } from 'lucide-react';
+import { Link } from 'wouter';
 import type { VideoTemplate } from '@shared/api-types';
 import { formatPrice } from '@shared/prices';
 import { Badge } from '@client/components/ui/badge';
@@ -45,6 +47,25 @@ export function TemplateMeta({
         <span className={cn('ml-auto font-semibold text-foreground', priceClassName)}>{formatPrice(template.price)}</span>
       )}
     </div>
+  );
+}
+
+/**
+ * A voice-only template changes the narrator's voice only: the same can be done to a film of the parent's
+ * own, on /voice-only.
+ */
+export function VoiceOnlyLink({ className }: { className?: string }) {
+  return (
+    <Link
+      href="/voice-only"
+      className={cn(
+        'inline-flex w-fit items-center gap-1.5 rounded-sm text-sm font-medium text-primary underline-offset-4 outline-none hover:underline focus-visible:underline focus-visible:ring-[3px] focus-visible:ring-ring/50',
+        className,
+      )}
+    >
+      <Mic className="size-4 shrink-0" aria-hidden="true" />
+      Use your own video instead
+    </Link>
   );
 }
 

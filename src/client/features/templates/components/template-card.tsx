@@ -1,10 +1,11 @@
 // A library card (spec 02 §2 Video cards): thumbnail, m:ss, category, ages, title, two lines of
-// description; free templates can be used or previewed, premium ones bought.
+// description; free templates can be used or previewed, premium ones bought; a voice-only one also
+// points to the voice-only processor.
 import { Eye, ShoppingCart, Wand2 } from 'lucide-react';
 import { Link } from 'wouter';
 import type { VideoTemplate } from '@shared/api-types';
 import { Button } from '@client/components/ui/button';
-import { PremiumBadge, TemplateCardSkeletonFrame, TemplateDurationChip, TemplateMeta } from './template-card-parts';
+import { PremiumBadge, TemplateCardSkeletonFrame, TemplateDurationChip, TemplateMeta, VoiceOnlyLink } from './template-card-parts';
 import { TemplateThumbnail } from './template-thumbnail';
 
 export function TemplateCard({ template }: { template: VideoTemplate }) {
@@ -53,6 +54,7 @@ export function TemplateCard({ template }: { template: VideoTemplate }) {
             </>
           )}
         </div>
+        {template.voiceOnly && <VoiceOnlyLink className="self-center" />}
       </div>
     </article>
   );

@@ -17,6 +17,7 @@ import { useDocumentTitle } from '@client/lib/use-document-title';
 import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { useUpdateUser } from '../api/use-update-user';
 import { useUser } from '../api/use-user';
+import { PlanCard } from '../components/plan-card';
 
 function formFields({ username, email, displayName }: UserProfile): ProfileUpdate {
   return { username, email, displayName };
@@ -134,6 +135,11 @@ export default function ProfilePage() {
           </CardContent>
         </Card>
       </div>
+      {user && (
+        <div className="mt-6">
+          <PlanCard userId={user.id} />
+        </div>
+      )}
     </div>
   );
 }

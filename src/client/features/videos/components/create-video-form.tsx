@@ -11,7 +11,7 @@ import { Button } from '@client/components/ui/button';
 import { Card, CardContent } from '@client/components/ui/card';
 import { CheckboxField, TextAreaField, TextField } from '@client/components/ui/form-field';
 import { Skeleton } from '@client/components/ui/skeleton';
-import { notifyError } from '@client/lib/notify';
+import { isPlanLimit } from '@client/lib/api';
 import { usePersonFaceImages } from '@client/features/faces/api/use-person-face-images';
 import { usePeople } from '@client/features/people/api/use-people';
 import { PersonSelect } from '@client/features/people/components/person-select';
@@ -26,18 +26,22 @@ type FieldName = 'title' | 'face' | 'voice' | 'form';
 interface CreateVideoFormProps {
   template: VideoTemplate;
   user: CurrentUser;
+  /** A video made before (one that failed): its title, description, person, face and voice come back. */
+  startFrom?: ProcessedVideo;
   onCreated: (video: ProcessedVideo) => void;
 }
 
-export function CreateVideoForm({ template, user, onCreated }: CreateVideoFormProps) {
-  const [title, setTitle] = useState(`My version of ${template.title}`);
-  const [description, setDescription] = useState('');
-  const [useFaceSwap, setUseFaceSwap] = useState(!template.voiceOnly);
-  const [useVoiceSwap, setUseVoiceSwap] = useState(true);
-  const [chosenPersonId, setChosenPersonId] = useState<number>();
-  const [chosenFaceId, setChosenFaceId] = useState<number | null>(null);
-  const [chosenVoiceId, setChosenVoiceId] = useState<number | null>(null);
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+export function CreateVideoForm({ template, user, startFrom, onCreated }: CreateVideoFormProps) {
+  const [title, setTitle] = useState(startFrom?.title ?? `My version of ${template.title}`);
+  const [description, setDescription] = useState(startFrom?.description ?? '');
+  const [useFaceSwap, setUseFaceSwap] = useState(startFrom ? !startFrom.voiceOnly : !template.voiceOnly);
+  const [useVoiceSwap, setUseVoiceSwap] = useState(startFrom ? startFrom.voiceRecordingId !== null : true);
+  const [chosenPersonId, setChosenPersonId] = useState<number | undefined>(startFrom?.personId ?? undefined);
+  const [chosenFaceId, setChosenFaceId] = useState<number | null>(startFrom?.faceImageId ?? null);
+  const [chosenVoiceId, setChosenVoiceId] = useState<number | null>(startFrom?.voiceRecordingId ?? null);
+  // Checked again on every change once the parent has tried to submit, so no message outlives its cause.
+  const [attempted, setAttempted] = useState(false);
+  const [refusal, setRefusal] = useState<{ message: string; planLimit: boolean; choices: string }>();
 
   const people = usePeople(user.id);
   const person = people.data?.find((p) => p.id === chosenPersonId) ?? people.data?.[0];
@@ -52,35 +56,43 @@ export function CreateVideoForm({ template, user, onCreated }: CreateVideoFormPr
   const create = useCreateProcessedVideo(user.id);
   const swapping = useFaceSwap || useVoiceSwap;
 
-  function submit() {
-    const next: Partial<Record<FieldName, string>> = {};
-    const parsed = createProcessedVideoSchema.safeParse({
-      templateId: template.id,
-      userId: user.id,
-      personId: swapping ? (person?.id ?? null) : null,
-      title,
-      description: description.trim() || null,
-      faceImageId: useFaceSwap ? faceId : null,
-      voiceRecordingId: useVoiceSwap ? voiceId : null,
-      useFaceSwap,
-      useVoiceSwap,
-    });
-    if (!parsed.success) next.title = parsed.error.issues[0]?.message;
-    if (useFaceSwap && faceId === null) next.face = VIDEO_MESSAGES.faceRequired;
-    if (useVoiceSwap && voiceId === null) next.voice = VIDEO_MESSAGES.voiceRequired;
-    // The server's own checks, before anything is sent: a recording without a voice, a narration without one.
+  const input = {
+    templateId: template.id,
+    userId: user.id,
+    personId: swapping ? (person?.id ?? null) : null,
+    title,
+    description: description.trim() || null,
+    faceImageId: useFaceSwap ? faceId : null,
+    voiceRecordingId: useVoiceSwap ? voiceId : null,
+    useFaceSwap,
+    useVoiceSwap,
+  };
+  const parsed = createProcessedVideoSchema.safeParse(input);
+  const problems = findProblems();
+  const errors = attempted ? problems : {};
+  // The server's refusal shows until the parent changes one of the choices it was about.
+  const choices = JSON.stringify(input);
+  const shownRefusal = refusal?.choices === choices ? refusal : undefined;
+
+  /** Every rule the server checks that the form can know, as messages per field. */
+  function findProblems(): Partial<Record<FieldName, string>> {
+    const found: Partial<Record<FieldName, string>> = {};
+    if (!parsed.success) found.title = parsed.error.issues[0]?.message;
+    if (useFaceSwap && faceId === null) found.face = VIDEO_MESSAGES.faceRequired;
+    if (useVoiceSwap && voiceId === null) found.voice = VIDEO_MESSAGES.voiceRequired;
     const chosenVoice = voices.data?.find((recording) => recording.id === voiceId);
-    if (useVoiceSwap && chosenVoice && !heardVoice(chosenVoice.analysis)) next.voice = unusableRecordingMessage(chosenVoice.name);
-    if (useVoiceSwap && template.narration && template.narration.pitchMedianHz === null) next.voice = NARRATION_MESSAGES.noVoiceToChange;
-    if (!swapping) next.form = VIDEO_MESSAGES.nothingToDo;
-    setErrors(next);
-    if (!parsed.success || Object.keys(next).length > 0) return;
+    if (useVoiceSwap && chosenVoice && !heardVoice(chosenVoice.analysis)) found.voice = unusableRecordingMessage(chosenVoice.name);
+    if (useVoiceSwap && template.narration && template.narration.pitchMedianHz === null) found.voice = NARRATION_MESSAGES.noVoiceToChange;
+    if (!swapping) found.form = VIDEO_MESSAGES.nothingToDo;
+    return found;
+  }
+
+  function submit() {
+    setAttempted(true);
+    if (!parsed.success || Object.keys(problems).length > 0) return;
     create.mutate(parsed.data, {
       onSuccess: onCreated,
-      onError: (error) => {
-        setErrors({ form: error.message });
-        notifyError(error.message || 'An unknown error occurred', 'Processing failed');
-      },
+      onError: (error) => setRefusal({ message: error.message || 'An unknown error occurred', planLimit: isPlanLimit(error), choices }),
     });
   }
 
@@ -107,8 +119,8 @@ export function CreateVideoForm({ template, user, onCreated }: CreateVideoFormPr
             label="Replace actor's face with your face"
             checked={useFaceSwap}
             onChange={setUseFaceSwap}
+            disabled={template.voiceOnly}
             hint={template.voiceOnly ? 'This template personalises the voice only.' : undefined}
-            className={template.voiceOnly ? 'pointer-events-none opacity-60' : undefined}
           />
           <CheckboxField label="Replace actor's voice with your voice" checked={useVoiceSwap} onChange={setUseVoiceSwap} />
         </CardContent>
@@ -140,7 +152,6 @@ export function CreateVideoForm({ template, user, onCreated }: CreateVideoFormPr
                     setChosenPersonId(personId);
                     setChosenFaceId(null);
                     setChosenVoiceId(null);
-                    setErrors({});
                   }}
                 />
                 {useFaceSwap && <FaceSelection person={person} faces={faces.data} selectedId={faceId} onSelect={setChosenFaceId} error={errors.face} />}
@@ -156,11 +167,18 @@ export function CreateVideoForm({ template, user, onCreated }: CreateVideoFormPr
         </Card>
       )}
 
-      {errors.form && (
-        <Alert variant="destructive">
+      {(errors.form ?? shownRefusal) && (
+        <Alert variant="destructive" role="alert">
           <CircleAlert aria-hidden="true" />
-          <AlertTitle>Your video was not started</AlertTitle>
-          <AlertDescription>{errors.form}</AlertDescription>
+          <AlertTitle>{shownRefusal?.planLimit ? 'Monthly video limit reached' : 'Your video was not started'}</AlertTitle>
+          <AlertDescription>
+            {errors.form ?? shownRefusal?.message}
+            {shownRefusal?.planLimit && (
+              <Button asChild size="sm" className="mt-2 w-fit">
+                <Link href="/profile#plan">See plans</Link>
+              </Button>
+            )}
+          </AlertDescription>
         </Alert>
       )}
 

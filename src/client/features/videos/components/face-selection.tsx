@@ -70,6 +70,7 @@ export function FaceSelection({ person, faces, selectedId, onSelect, error }: Fa
         count={faces?.length ?? 0}
         open={adding}
         onOpenChange={setAdding}
+        onSaved={(image) => onSelect(image.id)}
       />
     </fieldset>
   );

@@ -1,13 +1,16 @@
 // The processed-video card (spec 02 §2 Video cards): 'Your {template title}', the output's thumbnail once
-// completed (the template's before), 'Created {date}', the status, and Watch Video only when completed.
-import { CircleAlert, Clock, LoaderCircle, Play, Trash2 } from 'lucide-react';
-import type { ReactNode } from 'react';
+// completed (the template's before), who stars in it, 'Created {date}', the status, and Watch Video only
+// when completed. A failed video shows its whole reason and the ways to try again.
+import { CircleAlert, Clock, LoaderCircle, Play, Trash2, UserRound } from 'lucide-react';
+import { useRef, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { ProcessedVideo, VideoTemplate } from '@shared/api-types';
+import { VIDEO_MESSAGES } from '@shared/video-rules';
 import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
 import { Progress } from '@client/components/ui/progress';
 import { Skeleton } from '@client/components/ui/skeleton';
+import { usePeople } from '@client/features/people/api/use-people';
 import { useTemplate } from '@client/features/templates/api/use-template';
 import { TemplateDurationChip } from '@client/features/templates/components/template-card-parts';
 import { TemplateThumbnail } from '@client/features/templates/components/template-thumbnail';
@@ -16,6 +19,7 @@ import { cn } from '@client/lib/utils';
 import { isInProgress } from '../api/use-processed-videos';
 import { overallPercent } from './processed-video-progress';
 import { ProcessedVideoStatusBadge } from './processed-video-status-badge';
+import { RetryActions } from './retry-actions';
 
 /** What the card shows about the video's template, or the spec's stand-in while it loads. */
 export interface VideoSummary {
@@ -60,6 +64,26 @@ export function formatCreated(createdAt: string): string {
   return `Created ${new Date(createdAt).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })}`;
 }
 
+/** What tells one video from another of the same template: its title, who stars in it, and when it was made. */
+export interface VideoIdentity {
+  title: string;
+  /** undefined while the people load, or when the person was removed. */
+  personName: string | undefined;
+  created: string;
+}
+
+export function processedVideoTitleId(videoId: number): string {
+  return `processed-video-${videoId}-title`;
+}
+
+/** Moves the focus to a card's title: its link when the video can be watched, else the heading itself. */
+export function focusProcessedVideoCard(videoId: number): boolean {
+  const heading = document.getElementById(processedVideoTitleId(videoId));
+  const target = heading?.querySelector<HTMLElement>('a') ?? heading;
+  target?.focus();
+  return Boolean(target);
+}
+
 function ProcessingPlaceholder() {
   return (
     <span className="flex size-full flex-col items-center justify-center gap-2 bg-linear-to-br from-secondary to-accent text-sm font-medium text-secondary-foreground">
@@ -69,7 +93,7 @@ function ProcessingPlaceholder() {
   );
 }
 
-function CardAction({ video }: { video: ProcessedVideo }): ReactNode {
+function CardAction({ video, onRetried }: { video: ProcessedVideo; onRetried: () => void }): ReactNode {
   if (video.status === 'completed') {
     return (
       <Button asChild size="sm" className="w-full">
@@ -82,16 +106,18 @@ function CardAction({ video }: { video: ProcessedVideo }): ReactNode {
   }
   if (video.status === 'failed') {
     return (
-      <div className="grid gap-2">
-        <Button size="sm" variant="outline" disabled className="w-full border-destructive/40 text-destructive">
-          <CircleAlert aria-hidden="true" />
-          Processing Failed
-        </Button>
-        {video.error && (
-          <p className="line-clamp-3 text-xs text-destructive" title={video.error} data-testid="video-error">
-            {video.error}
+      <div className="grid gap-3">
+        {/* The whole reason, wrapped: it is what tells the parent what to change. */}
+        <div className="grid gap-1 rounded-lg border border-destructive/30 bg-destructive/5 px-3 py-2 text-destructive">
+          <p className="flex items-center gap-1.5 text-sm font-semibold">
+            <CircleAlert className="size-4 shrink-0" aria-hidden="true" />
+            Processing Failed
           </p>
-        )}
+          <p className="text-xs break-words" data-testid="video-error">
+            {video.error || VIDEO_MESSAGES.renderFailed}
+          </p>
+        </div>
+        <RetryActions video={video} onRetried={onRetried} />
       </div>
     );
   }
@@ -107,11 +133,21 @@ function CardAction({ video }: { video: ProcessedVideo }): ReactNode {
   );
 }
 
-export function ProcessedVideoCard({ video, onDelete }: { video: ProcessedVideo; onDelete?: (video: ProcessedVideo) => void }) {
+export function ProcessedVideoCard({
+  video,
+  onDelete,
+}: {
+  video: ProcessedVideo;
+  onDelete?: (video: ProcessedVideo, identity: VideoIdentity) => void;
+}) {
   const templateQuery = useTemplate(video.templateId ?? undefined);
   const summary = summariseVideo(video, templateQuery.data, video.templateId !== null && templateQuery.isLoading);
-  const titleId = `processed-video-${video.id}-title`;
+  const people = usePeople(video.personId === null ? undefined : video.userId);
+  const personName = people.data?.find((person) => person.id === video.personId)?.name;
+  const titleId = processedVideoTitleId(video.id);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const completed = video.status === 'completed';
+  const identity: VideoIdentity = { title: summary.title, personName, created: formatCreated(video.createdAt) };
 
   const thumbnail = (
     <>
@@ -146,7 +182,7 @@ export function ProcessedVideoCard({ video, onDelete }: { video: ProcessedVideo;
           size="icon"
           variant="outline"
           aria-label="Delete video"
-          onClick={() => onDelete(video)}
+          onClick={() => onDelete(video, identity)}
           className={cn(
             'absolute top-2 right-2 size-9 rounded-full border-transparent bg-card/95 text-destructive shadow-sm transition-opacity hover:bg-destructive hover:text-destructive-foreground',
             // Shown on hover or keyboard focus where there is a mouse; always shown on touch screens.
@@ -161,7 +197,13 @@ export function ProcessedVideoCard({ video, onDelete }: { video: ProcessedVideo;
           <Badge variant="secondary">{capitalise(summary.category)}</Badge>
           <span>{ageLabel(summary.ageRange)}</span>
         </div>
-        <h3 id={titleId} className="leading-snug font-semibold">
+        {/* Without a link the heading itself takes the focus after a retry or a delete nearby. */}
+        <h3
+          id={titleId}
+          ref={headingRef}
+          tabIndex={completed ? undefined : -1}
+          className="rounded-sm leading-snug font-semibold break-words outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+        >
           {completed ? (
             <Link href={`/player/${video.id}`} className="outline-none hover:underline focus-visible:underline">
               {summary.title}
@@ -171,12 +213,20 @@ export function ProcessedVideoCard({ video, onDelete }: { video: ProcessedVideo;
           )}
         </h3>
         {summary.description && <p className="line-clamp-2 text-sm text-muted-foreground">{summary.description}</p>}
-        <p className="flex items-center gap-1.5 text-xs text-muted-foreground">
-          <Clock className="size-3.5" aria-hidden="true" />
-          {formatCreated(video.createdAt)}
-        </p>
+        <div className="grid gap-1 text-xs text-muted-foreground">
+          {personName && (
+            <p className="flex items-center gap-1.5" data-testid="video-person">
+              <UserRound className="size-3.5 shrink-0" aria-hidden="true" />
+              <span className="min-w-0 break-words">Starring {personName}</span>
+            </p>
+          )}
+          <p className="flex items-center gap-1.5">
+            <Clock className="size-3.5 shrink-0" aria-hidden="true" />
+            {identity.created}
+          </p>
+        </div>
         <div className="mt-auto pt-2">
-          <CardAction video={video} />
+          <CardAction video={video} onRetried={() => headingRef.current?.focus()} />
         </div>
       </div>
     </article>

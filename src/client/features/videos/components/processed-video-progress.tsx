@@ -2,6 +2,7 @@
 // bars), with the spec's status-card titles and messages (spec 02 §4).
 import { CircleAlert, CircleCheck, LoaderCircle } from 'lucide-react';
 import type { ProcessedVideo } from '@shared/api-types';
+import { formatEstimate } from '@shared/video-rules';
 import { Progress } from '@client/components/ui/progress';
 import { cn } from '@client/lib/utils';
 
@@ -29,12 +30,17 @@ export function statusTitle(status: ProcessedVideo['status']): string {
   return 'Processing Video';
 }
 
-export function statusMessage(video: Pick<ProcessedVideo, 'status' | 'error'>): string {
+/**
+ * The spec's messages, except while processing: the sketch's 'this may take a few minutes' was wrong for
+ * most renders (seconds), so it says how long is left when the server's estimate is known.
+ */
+export function statusMessage(video: Pick<ProcessedVideo, 'status' | 'error'>, secondsLeft?: number): string {
   switch (video.status) {
     case 'pending':
       return 'Preparing to process...';
     case 'processing':
-      return 'Processing your video - this may take a few minutes';
+      if (secondsLeft === undefined) return 'Processing your video...';
+      return secondsLeft <= 0 ? 'Processing your video - almost done' : `Processing your video - about ${formatEstimate(secondsLeft)} left`;
     case 'completed':
       return 'Processing complete!';
     case 'failed':
@@ -43,7 +49,7 @@ export function statusMessage(video: Pick<ProcessedVideo, 'status' | 'error'>): 
 }
 
 /** The status card's body: title, message and a bar per stage. */
-export function ProcessedVideoProgress({ video, className }: { video: RenderState; className?: string }) {
+export function ProcessedVideoProgress({ video, secondsLeft, className }: { video: RenderState; secondsLeft?: number; className?: string }) {
   const Icon = video.status === 'failed' ? CircleAlert : video.status === 'completed' ? CircleCheck : LoaderCircle;
   return (
     <div className={cn('grid gap-4', className)} data-testid="render-progress">
@@ -58,7 +64,7 @@ export function ProcessedVideoProgress({ video, className }: { video: RenderStat
         <div className="grid gap-0.5">
           <p className="font-semibold">{statusTitle(video.status)}</p>
           <p role="status" className={cn('text-sm', video.status === 'failed' ? 'text-destructive' : 'text-muted-foreground')}>
-            {statusMessage(video)}
+            {statusMessage(video, secondsLeft)}
           </p>
         </div>
       </div>

@@ -1,20 +1,35 @@
 // The status card (spec 02 §2, §4 with the decisions page): the sketch's titles and messages, fed by the
-// render's real progress per stage (Server-Sent Events, polling as the fallback).
-import { Film, FolderOpen, RotateCcw } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+// render's real progress per stage (Server-Sent Events, polling as the fallback), how long is left from
+// the server's measured estimate, and, when it failed, the way back: the same choices again, another
+// recording or photo, or the form with every choice as it was.
+import { Film, FolderOpen, Pencil, RotateCcw } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
+import type { ProcessedVideo } from '@shared/api-types';
 import { Button } from '@client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@client/components/ui/card';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { notifyError } from '@client/lib/notify';
 import { useProcessedVideo } from '../api/use-processed-video';
 import { isInProgress } from '../api/use-processed-videos';
+import { useProcessingEstimate } from '../api/use-processing-estimate';
 import { ProcessedVideoProgress } from './processed-video-progress';
+import { RetryActions } from './retry-actions';
 
-export function ProcessingStatusCard({ videoId, onStartOver }: { videoId: number; onStartOver: () => void }) {
+interface ProcessingStatusCardProps {
+  videoId: number;
+  /** Back to the form with this video's choices (title, person, face, voice), to change one. */
+  onChangeChoices: () => void;
+  /** Back to an empty form. */
+  onStartOver: () => void;
+}
+
+export function ProcessingStatusCard({ videoId, onChangeChoices, onStartOver }: ProcessingStatusCardProps) {
   const query = useProcessedVideo(videoId, { live: true });
   const video = query.data;
   const wasRunning = useRef(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const secondsLeft = useSecondsLeft(video);
 
   // The toast belongs to the moment it fails, not to a later visit of a failed video.
   useEffect(() => {
@@ -25,6 +40,12 @@ export function ProcessingStatusCard({ videoId, onStartOver }: { videoId: number
       notifyError(video.error || 'An unknown error occurred', 'Processing failed');
     }
   }, [video]);
+
+  // Focus follows the parent from the form (or a retry) to the card that now holds their video.
+  const loaded = Boolean(video);
+  useEffect(() => {
+    if (loaded) heading.current?.focus();
+  }, [loaded, videoId]);
 
   if (query.isPending) return <Skeleton className="h-64 rounded-2xl" />;
   if (!video) {
@@ -47,7 +68,10 @@ export function ProcessingStatusCard({ videoId, onStartOver }: { videoId: number
   return (
     <Card aria-live="polite" data-testid="processing-status">
       <CardContent className="grid gap-5 p-5">
-        <ProcessedVideoProgress video={video} />
+        <h2 ref={heading} tabIndex={-1} className="sr-only">
+          {video.title}
+        </h2>
+        <ProcessedVideoProgress video={video} secondsLeft={secondsLeft} />
         {video.status === 'completed' && (
           <div className="grid gap-3 rounded-xl bg-emerald-50 p-4 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">
             <p className="font-medium">Your video has been successfully processed!</p>
@@ -66,9 +90,10 @@ export function ProcessingStatusCard({ videoId, onStartOver }: { videoId: number
           </div>
         )}
         {video.status === 'failed' && (
-          <div>
-            <Button variant="outline" onClick={onStartOver}>
-              <RotateCcw aria-hidden="true" /> Try again
+          <div className="grid gap-2 sm:max-w-xs">
+            <RetryActions video={video} onRetried={() => heading.current?.focus()} />
+            <Button size="sm" variant="ghost" onClick={onChangeChoices}>
+              <Pencil aria-hidden="true" /> Change choices
             </Button>
           </div>
         )}
@@ -80,4 +105,25 @@ export function ProcessingStatusCard({ videoId, onStartOver }: { videoId: number
       </CardContent>
     </Card>
   );
+}
+
+/**
+ * Seconds left of a render in progress: the server's estimate for this template and these stages less the
+ * time since it started, counted down each second; undefined before it starts or without an estimate.
+ */
+function useSecondsLeft(video: ProcessedVideo | undefined): number | undefined {
+  const processing = video?.status === 'processing';
+  const estimate = useProcessingEstimate(
+    processing && video.templateId !== null ? video.templateId : undefined,
+    video?.faceImageId != null,
+    video?.voiceRecordingId != null,
+  );
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!processing) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [processing]);
+  if (!processing || !video.startedAt || !estimate.data) return undefined;
+  return Math.round(estimate.data.seconds - (now - Date.parse(video.startedAt)) / 1000);
 }

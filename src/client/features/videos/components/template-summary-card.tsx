@@ -2,7 +2,7 @@
 import type { VideoTemplate } from '@shared/api-types';
 import { Card, CardContent } from '@client/components/ui/card';
 import { formatDuration } from '@client/lib/utils';
-import { PremiumBadge, TemplateDurationChip, TemplateMeta } from '@client/features/templates/components/template-card-parts';
+import { PremiumBadge, TemplateDurationChip, TemplateMeta, VoiceOnlyLink } from '@client/features/templates/components/template-card-parts';
 import { TemplateThumbnail } from '@client/features/templates/components/template-thumbnail';
 
 export function TemplateSummaryCard({ template }: { template: VideoTemplate }) {
@@ -32,7 +32,10 @@ export function TemplateSummaryCard({ template }: { template: VideoTemplate }) {
           </div>
         </dl>
         {template.voiceOnly && (
-          <p className="text-sm text-muted-foreground">This template personalises the narrator's voice; the picture stays as it is.</p>
+          <div className="grid gap-1">
+            <p className="text-sm text-muted-foreground">This template personalises the narrator's voice; the picture stays as it is.</p>
+            <VoiceOnlyLink />
+          </div>
         )}
       </CardContent>
     </Card>

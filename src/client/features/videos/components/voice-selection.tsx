@@ -65,7 +65,7 @@ export function VoiceSelection({ person, recordings, selectedId, onSelect, error
         </div>
       )}
       <FieldError id="voice-selection-error" message={error} />
-      <AddVoiceRecordingDialog person={person} hasDefault={Boolean(recordings?.some((r) => r.isDefault))} open={adding} onOpenChange={setAdding} />
+      <AddVoiceRecordingDialog person={person} hasDefault={Boolean(recordings?.some((r) => r.isDefault))} open={adding} onOpenChange={setAdding} onSaved={(recording) => onSelect(recording.id)} />
     </fieldset>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesSearch, sortVideos, visibleVideos } from './saved-videos';
+import { matchesSearch, nextFocus, sortVideos, visibleVideos } from './saved-videos';
 
 const video = (id: number, status: 'pending' | 'processing' | 'completed' | 'failed', createdAt: string, title = `Video ${id}`) => ({
   id,
@@ -43,5 +43,20 @@ describe('saved videos sort', () => {
     const same = [video(1, 'completed', '2026-01-01T00:00:00Z'), video(2, 'completed', '2026-01-01T00:00:00Z')];
     expect(sortVideos(same, 'newest').map((v) => v.id)).toEqual([2, 1]);
     expect(same.map((v) => v.id)).toEqual([1, 2]);
+  });
+});
+
+describe('the focus after a delete', () => {
+  const shown = [{ id: 7 }, { id: 4 }, { id: 9 }];
+
+  it('goes to the next video, or the one before when the last was deleted', () => {
+    expect(nextFocus(shown, 7)).toBe(4);
+    expect(nextFocus(shown, 4)).toBe(9);
+    expect(nextFocus(shown, 9)).toBe(4);
+  });
+
+  it('has no card to go to when the only video was deleted (the page heading takes it)', () => {
+    expect(nextFocus([{ id: 7 }], 7)).toBeUndefined();
+    expect(nextFocus(shown, 99)).toBeUndefined();
   });
 });

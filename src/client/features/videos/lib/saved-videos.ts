@@ -1,4 +1,5 @@
-// The Saved Videos list's search and sort (spec 02 §2 Saved Videos), kept pure so they can be tested.
+// The Saved Videos list's search and sort (spec 02 §2 Saved Videos), and where the focus goes after a
+// delete, kept pure so they can be tested.
 import type { ProcessedVideo } from '@shared/api-types';
 
 export type SavedVideosSort = 'newest' | 'oldest' | 'status';
@@ -42,4 +43,11 @@ export function visibleVideos<T extends Pick<ProcessedVideo, 'id' | 'status' | '
     videos.filter((video) => matchesSearch(video, search)),
     sort,
   );
+}
+
+/** The card that takes the focus once a video is deleted: the one after it, else the one before; undefined when none is left. */
+export function nextFocus(shown: readonly Pick<ProcessedVideo, 'id'>[], deletedId: number): number | undefined {
+  const index = shown.findIndex((video) => video.id === deletedId);
+  if (index < 0) return undefined;
+  return (shown[index + 1] ?? shown[index - 1])?.id;
 }

@@ -1,7 +1,7 @@
 // Player / preview (spec 02 §2 Player): /player/{videoId} plays one of the user's processed videos,
 // /preview/{templateId} a template's original. A processed video that is not finished yet shows its
 // progress instead of a player.
-import { ArrowLeft, Download, Pause, Play, Volume2, VolumeX, Wand2 } from 'lucide-react';
+import { ArrowLeft, Download, Film, Library, Pause, Play, Volume2, VolumeX } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Link } from 'wouter';
 import type { ProcessedVideo, VideoTemplate } from '@shared/api-types';
@@ -22,9 +22,12 @@ import { useProcessedVideo } from '../api/use-processed-video';
 import { isInProgress } from '../api/use-processed-videos';
 import { ProcessedVideoProgress } from '../components/processed-video-progress';
 import { ProcessedVideoStatusBadge } from '../components/processed-video-status-badge';
+import { RetryActions } from '../components/retry-actions';
 import { saveVideo } from '../lib/save-video';
 
 type Source = 'processedVideo' | 'template';
+
+const PLAYER_TITLE_ID = 'player-title';
 
 function parseVideoId(raw: string): number | undefined {
   return /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : undefined;
@@ -78,17 +81,50 @@ function BackButton({ source }: { source: Source }) {
   );
 }
 
-function Problem({ source, title, description }: { source: Source; title: string; description?: string }) {
+/** What happened, in the parent's words, under the spec's titles. */
+const PROBLEMS = {
+  invalidId: {
+    title: 'Invalid video ID',
+    description: "This address doesn't lead to a video: it may have been copied only in part.",
+  },
+  notFound: {
+    processedVideo: {
+      title: 'Video not found',
+      description: 'We could not find this video. It may have been deleted, or it was made on another account.',
+    },
+    template: {
+      title: 'Video not found',
+      description: 'We could not find this video. It may have been removed from the library.',
+    },
+  },
+} as const;
+
+const WAYS_ON = [
+  { href: '/saved', label: 'My Saved Videos', icon: Film },
+  { href: '/library', label: 'Go to Library', icon: Library },
+] as const;
+
+/** The spec's title, what happened, and the two places a parent goes next: their own videos and the library. */
+function Problem({ source, title, description }: { source: Source; title: string; description: string }) {
   useDocumentTitle(title);
+  // The way back to where the video came from first.
+  const ways = source === 'processedVideo' ? WAYS_ON : [...WAYS_ON].reverse();
   return (
     <div className="container-page py-8 md:py-10">
       <BackButton source={source} />
       <Card className="mx-auto mt-8 flex max-w-lg flex-col items-center gap-3 px-6 py-12 text-center">
         <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
-        {description && <p className="text-muted-foreground">{description}</p>}
-        <Button asChild className="mt-2">
-          <Link href="/library">Go to Library</Link>
-        </Button>
+        <p className="text-muted-foreground">{description}</p>
+        <div className="mt-2 flex flex-wrap justify-center gap-3">
+          {ways.map((way, index) => (
+            <Button key={way.href} asChild variant={index === 0 ? 'default' : 'outline'}>
+              <Link href={way.href}>
+                <way.icon aria-hidden="true" />
+                {way.label}
+              </Link>
+            </Button>
+          ))}
+        </div>
       </Card>
     </div>
   );
@@ -245,7 +281,10 @@ function PlayerView({
         <div className="grid content-start gap-4">
           <div className="grid gap-2">
             {badge}
-            <h1 className="text-2xl font-bold tracking-tight break-words">{shown.title}</h1>
+            {/* Focusable so a retry, which takes its buttons away, can leave the focus here. */}
+            <h1 id={PLAYER_TITLE_ID} tabIndex={-1} className="rounded-md text-2xl font-bold tracking-tight break-words outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+              {shown.title}
+            </h1>
           </div>
           <Details shown={shown} duration={shown.duration ?? loadedDuration} />
           {shown.description && <p className="text-muted-foreground">{shown.description}</p>}
@@ -264,9 +303,10 @@ function PlayerView({
   );
 }
 
-/** Download: the spec's toasts around the save helper. */
+/** Download: the browser saves the file on its own and the page never learns when it is done, so it says it has started. */
 async function downloadVideo(video: ProcessedVideo) {
-  if (await saveVideo(video)) notifySuccess('Download complete', 'Video saved to your device');
+  const fileName = await saveVideo(video);
+  if (fileName) notifySuccess('Download started', `Your browser is saving ${fileName} with your other downloads.`);
   else notifyError('Download failed: Unable to save the video');
 }
 
@@ -286,7 +326,7 @@ function ProcessedVideoPlayer({ id }: { id: number }) {
 
   if (isLoading || (video !== undefined && video.templateId !== null && templateLoading)) return <PageSpinner />;
   if (!video) {
-    if (!error || (error instanceof ApiError && error.status === 404)) return <Problem source="processedVideo" title="Video not found" />;
+    if (!error || (error instanceof ApiError && error.status === 404)) return <Problem source="processedVideo" {...PROBLEMS.notFound.processedVideo} />;
     return <Problem source="processedVideo" title="Could not load the video" description={error.message} />;
   }
 
@@ -302,13 +342,8 @@ function ProcessedVideoPlayer({ id }: { id: number }) {
           <p className="text-sm text-muted-foreground">
             You can leave this page: the video waits for you in My Saved Videos once it is ready.
           </p>
-        ) : video.status === 'failed' && video.templateId !== null ? (
-          <Button asChild variant="outline">
-            <Link href={`/process/${video.templateId}`}>
-              <Wand2 aria-hidden="true" />
-              Try Again
-            </Link>
-          </Button>
+        ) : video.status === 'failed' ? (
+          <RetryActions video={video} onRetried={() => document.getElementById(PLAYER_TITLE_ID)?.focus()} />
         ) : undefined
       }
       onDownload={() => downloadVideo(video)}
@@ -321,7 +356,7 @@ function TemplatePlayer({ id }: { id: number }) {
   const { data: template, error, isLoading } = useTemplate(id);
   if (isLoading) return <PageSpinner />;
   if (!template) {
-    if (!error || (error instanceof ApiError && error.status === 404)) return <Problem source="template" title="Video not found" />;
+    if (!error || (error instanceof ApiError && error.status === 404)) return <Problem source="template" {...PROBLEMS.notFound.template} />;
     return <Problem source="template" title="Could not load the video" description={error.message} />;
   }
   return (
@@ -336,6 +371,6 @@ function TemplatePlayer({ id }: { id: number }) {
 
 export default function PlayerPage({ source, id }: { source: Source; id: string }) {
   const videoId = parseVideoId(id);
-  if (videoId === undefined) return <Problem source={source} title="Invalid video ID" />;
+  if (videoId === undefined) return <Problem source={source} {...PROBLEMS.invalidId} />;
   return source === 'processedVideo' ? <ProcessedVideoPlayer id={videoId} /> : <TemplatePlayer id={videoId} />;
 }

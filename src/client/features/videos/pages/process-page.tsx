@@ -1,5 +1,6 @@
 // Create Your Video (spec 02 §2): /process/{templateId}, or /process/new to pick a template first. After
-// Create My Video the address carries ?video={id}, so the status card survives a reload.
+// Create My Video the address carries ?video={id}, so the status card survives a reload; ?from={id} opens
+// the form with a failed video's choices, to change one and make it again.
 import { ArrowLeft } from 'lucide-react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { Button } from '@client/components/ui/button';
@@ -8,6 +9,7 @@ import { Skeleton } from '@client/components/ui/skeleton';
 import { useDocumentTitle } from '@client/lib/use-document-title';
 import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { useTemplate } from '@client/features/templates/api/use-template';
+import { useProcessedVideo } from '../api/use-processed-video';
 import { CreateVideoForm } from '../components/create-video-form';
 import { ProcessingStatusCard } from '../components/processing-status-card';
 import { TemplatePicker } from '../components/template-picker';
@@ -43,11 +45,13 @@ function CreateForTemplate({ id }: { id: number }) {
   const template = useTemplate(id);
   const { user } = useCurrentUser();
   const [, navigate] = useLocation();
-  const videoParam = new URLSearchParams(useSearch()).get('video');
-  const videoId = videoParam && /^\d+$/.test(videoParam) ? Number(videoParam) : undefined;
+  const search = new URLSearchParams(useSearch());
+  const videoId = idParam(search.get('video'));
+  const fromId = idParam(search.get('from'));
+  const startFrom = useProcessedVideo(videoId === undefined ? fromId : undefined);
 
   if (template.isError) return <InvalidTemplate />;
-  if (!template.data || !user) {
+  if (!template.data || !user || (fromId !== undefined && startFrom.isPending)) {
     return (
       <div className="grid gap-6 lg:grid-cols-[2fr_3fr]">
         <Skeleton className="h-96 rounded-2xl" />
@@ -61,17 +65,24 @@ function CreateForTemplate({ id }: { id: number }) {
       <div className="grid items-start gap-6 lg:grid-cols-[2fr_3fr]">
         <TemplateSummaryCard template={template.data} />
         {videoId !== undefined ? (
-          <ProcessingStatusCard videoId={videoId} onStartOver={() => navigate(`/process/${id}`, { replace: true })} />
+          <ProcessingStatusCard videoId={videoId} onChangeChoices={() => navigate(`/process/${id}?from=${videoId}`, { replace: true })} onStartOver={() => navigate(`/process/${id}`, { replace: true })} />
         ) : (
           <CreateVideoForm
+            // A new key when the starting video arrives, so the form's state starts from it.
+            key={startFrom.data?.id ?? 'new'}
             template={template.data}
             user={user}
+            startFrom={startFrom.data?.templateId === id ? startFrom.data : undefined}
             onCreated={(video) => navigate(`/process/${id}?video=${video.id}`, { replace: true })}
           />
         )}
       </div>
     </section>
   );
+}
+
+function idParam(value: string | null): number | undefined {
+  return value && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
 function InvalidTemplate() {

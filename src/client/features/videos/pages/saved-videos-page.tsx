@@ -1,7 +1,8 @@
 // My Saved Videos (spec 02 §2, /saved): the signed-in user's own videos, searchable and sortable, each
-// deletable after a confirmation.
+// deletable after a confirmation that names it. After a delete the focus moves to the next video (else the
+// heading) instead of falling to the page's body.
 import { Film, Search, SearchX, Video } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'wouter';
 import type { ProcessedVideo } from '@shared/api-types';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
@@ -13,11 +14,27 @@ import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { useDocumentTitle } from '@client/lib/use-document-title';
 import { useDeleteProcessedVideo } from '../api/use-delete-processed-video';
 import { useProcessedVideos } from '../api/use-processed-videos';
-import { ProcessedVideoCard, ProcessedVideoCardSkeleton } from '../components/processed-video-card';
-import { SORT_OPTIONS, visibleVideos, type SavedVideosSort } from '../lib/saved-videos';
+import {
+  focusProcessedVideoCard,
+  ProcessedVideoCard,
+  ProcessedVideoCardSkeleton,
+  type VideoIdentity,
+} from '../components/processed-video-card';
+import { nextFocus, SORT_OPTIONS, visibleVideos, type SavedVideosSort } from '../lib/saved-videos';
 
 const SKELETONS = 4;
 const GRID = 'grid gap-6 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4';
+const HEADING_ID = 'saved-videos-heading';
+const IDENTITY_ID = 'delete-video-identity';
+
+interface Deleting {
+  video: ProcessedVideo;
+  identity: VideoIdentity;
+  /** The card that takes the focus once this one is gone (none: the heading). */
+  nextId: number | undefined;
+  /** What had the focus when the dialog opened (the card's delete button): it gets it back on Cancel. */
+  opener: HTMLElement | null;
+}
 
 function EmptyState({ searching }: { searching: boolean }) {
   const Icon = searching ? SearchX : Video;
@@ -42,15 +59,53 @@ function EmptyState({ searching }: { searching: boolean }) {
   );
 }
 
-function DeleteVideoDialog({ video, onClose, userId }: { video: ProcessedVideo | undefined; onClose(): void; userId: number | undefined }) {
+function DeleteVideoDialog({
+  deleting,
+  open,
+  onClose,
+  onDeleted,
+  userId,
+}: {
+  /** Kept after the dialog closes, so its close still knows where the focus goes. */
+  deleting: Deleting | undefined;
+  open: boolean;
+  onClose(): void;
+  /** Places the focus once the dialog has closed on a deleted video (its card and delete button are gone). */
+  onDeleted(deleted: Deleting): void;
+  userId: number | undefined;
+}) {
   const remove = useDeleteProcessedVideo(userId);
+  const deleted = useRef<Deleting>(undefined);
+  const video = deleting?.video;
+  const identity = deleting?.identity;
   return (
-    <Dialog open={video !== undefined} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent>
+    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
+      <DialogContent
+        // Radix adds its description: the video's name is read first, then the question.
+        aria-describedby={identity ? IDENTITY_ID : undefined}
+        onCloseAutoFocus={(event) => {
+          // Radix would go back to a trigger, and this dialog has none: cancelled, back to what opened it;
+          // deleted, that is gone with its card.
+          event.preventDefault();
+          const gone = deleted.current;
+          deleted.current = undefined;
+          if (gone) onDeleted(gone);
+          else if (deleting?.opener?.isConnected) deleting.opener.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>Delete Video</DialogTitle>
           <DialogDescription>Are you sure you want to delete this video? This action cannot be undone.</DialogDescription>
         </DialogHeader>
+        {identity && (
+          <div id={IDENTITY_ID} className="grid gap-0.5 rounded-xl border bg-muted/50 px-3 py-2" data-testid="delete-video-identity">
+            <p className="font-semibold break-words">{identity.title}</p>
+            <p className="text-xs break-words text-muted-foreground">
+              {identity.personName ? `Starring ${identity.personName} · ` : ''}
+              {identity.created}
+            </p>
+          </div>
+        )}
         <DialogFooter>
           <Button variant="outline" onClick={onClose}>
             Cancel
@@ -58,7 +113,15 @@ function DeleteVideoDialog({ video, onClose, userId }: { video: ProcessedVideo |
           <Button
             variant="destructive"
             disabled={remove.isPending}
-            onClick={() => video && remove.mutate(video.id, { onSuccess: onClose })}
+            onClick={() =>
+              video &&
+              remove.mutate(video.id, {
+                onSuccess: () => {
+                  deleted.current = deleting;
+                  onClose();
+                },
+              })
+            }
           >
             Delete
           </Button>
@@ -74,12 +137,23 @@ export default function SavedVideosPage() {
   const { data: videos, error } = useProcessedVideos(user?.id);
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SavedVideosSort>('newest');
-  const [deleting, setDeleting] = useState<ProcessedVideo>();
+  const [deleting, setDeleting] = useState<Deleting>();
+  const [confirming, setConfirming] = useState(false);
   const shown = videos && visibleVideos(videos, search, sort);
+
+  function focusAfterDelete({ nextId }: Deleting) {
+    if (nextId === undefined || !focusProcessedVideoCard(nextId)) document.getElementById(HEADING_ID)?.focus();
+  }
 
   return (
     <div className="container-page py-8 md:py-10">
-      <h1 className="text-3xl font-bold tracking-tight">My Saved Videos</h1>
+      <h1
+        id={HEADING_ID}
+        tabIndex={-1}
+        className="rounded-md text-3xl font-bold tracking-tight outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+      >
+        My Saved Videos
+      </h1>
       <p className="mt-1 text-muted-foreground">Every personalised video you have made, ready to watch, download or cast.</p>
 
       <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:items-center">
@@ -120,13 +194,26 @@ export default function SavedVideosPage() {
         ) : (
           <div className={GRID} data-testid="saved-videos-grid">
             {shown.map((video) => (
-              <ProcessedVideoCard key={video.id} video={video} onDelete={setDeleting} />
+              <ProcessedVideoCard
+                key={video.id}
+                video={video}
+                onDelete={(_, identity) => {
+                  setDeleting({ video, identity, nextId: nextFocus(shown, video.id), opener: document.activeElement as HTMLElement | null });
+                  setConfirming(true);
+                }}
+              />
             ))}
           </div>
         )}
       </div>
 
-      <DeleteVideoDialog video={deleting} userId={user?.id} onClose={() => setDeleting(undefined)} />
+      <DeleteVideoDialog
+        deleting={deleting}
+        open={confirming}
+        userId={user?.id}
+        onDeleted={focusAfterDelete}
+        onClose={() => setConfirming(false)}
+      />
     </div>
   );
 }

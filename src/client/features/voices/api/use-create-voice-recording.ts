@@ -22,8 +22,11 @@ export function createVoiceRecording(recording: NewVoiceRecording): Promise<Voic
   return apiRequest<VoiceRecording>('POST', '/api/voiceRecordings', recording);
 }
 
-/** POST /api/voiceRecordings. Callers raise their own success toast (the dialog and the wizard differ). */
-export function useCreateVoiceRecording() {
+/**
+ * POST /api/voiceRecordings. Callers raise their own success toast (the dialog and the wizard differ).
+ * With `notify: false` the caller also shows the error itself (a dialog, inline: a toast would repeat it).
+ */
+export function useCreateVoiceRecording({ notify = true }: { notify?: boolean } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createVoiceRecording,
@@ -35,6 +38,8 @@ export function useCreateVoiceRecording() {
         queryClient.invalidateQueries({ queryKey: userVoiceRecordingsQueryKey(userId) }),
       ]);
     },
-    onError: (error) => notifyError(error.message),
+    onError: (error) => {
+      if (notify) notifyError(error.message);
+    },
   });
 }

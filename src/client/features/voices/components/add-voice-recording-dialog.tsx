@@ -1,6 +1,8 @@
+import { CircleAlert } from 'lucide-react';
 import { useState } from 'react';
-import type { Person } from '@shared/api-types';
+import type { Person, VoiceRecording } from '@shared/api-types';
 import { mediaNameSchema } from '@shared/media-rules';
+import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@client/components/ui/dialog';
 import { TextField } from '@client/components/ui/form-field';
 import { blobToDataUrl } from '@client/lib/media';
@@ -15,9 +17,11 @@ interface AddVoiceRecordingDialogProps {
   hasDefault: boolean;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** The recording just saved (the Create page selects it). */
+  onSaved?: (recording: VoiceRecording) => void;
 }
 
-export function AddVoiceRecordingDialog({ person, hasDefault, open, onOpenChange }: AddVoiceRecordingDialogProps) {
+export function AddVoiceRecordingDialog({ person, hasDefault, open, onOpenChange, onSaved }: AddVoiceRecordingDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-lg">
@@ -28,16 +32,26 @@ export function AddVoiceRecordingDialog({ person, hasDefault, open, onOpenChange
           </DialogDescription>
         </DialogHeader>
         {/* Mounted only while open, so the microphone is released when the dialog closes. */}
-        {open && <AddVoiceRecordingForm person={person} hasDefault={hasDefault} onDone={() => onOpenChange(false)} />}
+        {open && (
+          <AddVoiceRecordingForm
+            person={person}
+            hasDefault={hasDefault}
+            onSaved={(recording) => {
+              onOpenChange(false);
+              onSaved?.(recording);
+            }}
+          />
+        )}
       </DialogContent>
     </Dialog>
   );
 }
 
-function AddVoiceRecordingForm({ person, hasDefault, onDone }: { person: Person; hasDefault: boolean; onDone: () => void }) {
+function AddVoiceRecordingForm({ person, hasDefault, onSaved }: { person: Person; hasDefault: boolean; onSaved: (recording: VoiceRecording) => void }) {
   const [name, setName] = useState(`${person.name}'s Voice`);
   const [nameError, setNameError] = useState<string>();
-  const create = useCreateVoiceRecording();
+  // A refused recording is explained here, under the recorder, and kept for another try: no toast over the dialog.
+  const create = useCreateVoiceRecording({ notify: false });
 
   async function save(recording: Recording) {
     const parsed = mediaNameSchema.safeParse(name);
@@ -46,7 +60,7 @@ function AddVoiceRecordingForm({ person, hasDefault, onDone }: { person: Person;
       throw new Error('invalid name');
     }
     setNameError(undefined);
-    await create.mutateAsync({
+    const saved = await create.mutateAsync({
       userId: person.userId,
       personId: person.id,
       name: parsed.data,
@@ -55,13 +69,20 @@ function AddVoiceRecordingForm({ person, hasDefault, onDone }: { person: Person;
       isDefault: !hasDefault,
     });
     notifySuccess('Voice recording added successfully');
-    onDone();
+    onSaved(saved);
   }
 
   return (
     <div className="grid gap-4">
       <TextField label="Recording Name" value={name} error={nameError} onChange={(event) => setName(event.target.value)} />
       <VoiceRecorder onSave={save} saving={create.isPending} />
+      {create.isError && (
+        <Alert variant="destructive">
+          <CircleAlert aria-hidden="true" />
+          <AlertTitle>This recording was not saved</AlertTitle>
+          <AlertDescription>{create.error.message}</AlertDescription>
+        </Alert>
+      )}
     </div>
   );
 }

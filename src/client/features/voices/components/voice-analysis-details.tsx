@@ -1,11 +1,12 @@
-// What the analysis found in one voice recording: "Analysing…", its pitch, loudness and speech share with
-// any warnings the parent should act on, or why it could not be analysed.
+// What the analysis found in one voice recording: "Analysing…", plain verdicts on loudness and speech (the
+// measured figures behind a Details disclosure) with any warnings the parent should act on, or why it
+// could not be analysed.
 import { CircleAlert, TriangleAlert } from 'lucide-react';
 import type { VoiceRecording } from '@shared/api-types';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Spinner } from '@client/components/ui/spinner';
 import { cn } from '@client/lib/utils';
-import { formatLoudness, formatPitch, formatSpeechShare, isAwaitingAnalysis } from '../lib/voice-analysis';
+import { describeLoudness, describeSpeech, formatLoudness, formatPitch, formatSpeechShare, isAwaitingAnalysis, loudnessVerdict } from '../lib/voice-analysis';
 
 interface VoiceAnalysisDetailsProps {
   recording: Pick<VoiceRecording, 'name' | 'mlProcessed' | 'analysis' | 'analysisError'>;
@@ -33,11 +34,22 @@ export function VoiceAnalysisDetails({ recording, className }: VoiceAnalysisDeta
   if (!analysis) return null;
   return (
     <div className={cn('grid gap-2', className)}>
-      <p className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-muted-foreground tabular-nums" aria-label="Voice analysis">
-        <span title="The middle of the voice's pitch, and its usual range">{formatPitch(analysis)}</span>
-        <span title="Loudness (EBU R128)">{formatLoudness(analysis)}</span>
-        <span title="How much of the recording is speech">{formatSpeechShare(analysis)}</span>
-      </p>
+      <div role="group" aria-label="Voice analysis" className="grid gap-1 text-xs text-muted-foreground">
+        <p className="flex flex-wrap gap-x-3 gap-y-0.5">
+          <span className={cn(loudnessVerdict(analysis) !== 'good' && 'font-medium text-[#a86a00]')}>{describeLoudness(analysis)}</span>
+          <span>{describeSpeech(analysis)}</span>
+        </p>
+        <details>
+          <summary className="w-fit cursor-pointer rounded-sm underline-offset-2 outline-none hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50">
+            Details
+          </summary>
+          <p className="mt-1 flex flex-wrap gap-x-3 gap-y-0.5 tabular-nums">
+            <span title="The middle of the voice's pitch, and its usual range">{formatPitch(analysis)}</span>
+            <span title="Loudness (EBU R128)">{formatLoudness(analysis)}</span>
+            <span title="How much of the recording is speech">{formatSpeechShare(analysis)}</span>
+          </p>
+        </details>
+      </div>
       {analysis.warnings.length > 0 && (
         <Alert variant="warning">
           <TriangleAlert aria-hidden="true" />

@@ -46,7 +46,7 @@ export function VoiceRecorder({
       await onSave(recording);
       reset();
     } catch {
-      // The caller's mutation already raised the Error toast; keep the recording for another try.
+      // The caller shows why (inline, in its dialog); keep the recording for another try.
     }
   }
 

@@ -15,6 +15,7 @@ import { usePersonVoiceRecordings } from '../api/use-person-voice-recordings';
 import { useSetDefaultVoiceRecording } from '../api/use-set-default-voice-recording';
 import { AddVoiceRecordingDialog } from './add-voice-recording-dialog';
 import { AudioPlayButton } from './audio-play-button';
+import { recordingKindLabel } from '../lib/voice-analysis';
 import { VoiceAnalysisDetails } from './voice-analysis-details';
 
 export function VoiceRecordingsPanel({ person }: { person: Person }) {
@@ -72,11 +73,7 @@ export function VoiceRecordingsPanel({ person }: { person: Person }) {
                     <p className="truncate font-medium">{recording.name}</p>
                     <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
                       <span className="tabular-nums">{formatDuration(recording.duration)}</span>
-                      {recording.type && (
-                        <Badge variant="outline" className="capitalize">
-                          {recording.type}
-                        </Badge>
-                      )}
+                      {recordingKindLabel(recording.type) && <Badge variant="outline">{recordingKindLabel(recording.type)}</Badge>}
                       {recording.isDefault && <Badge>Default</Badge>}
                     </div>
                   </div>

@@ -6,13 +6,14 @@ import { Check, CheckCircle2, ChevronLeft, ChevronRight, CircleAlert, Quote, Rot
 import { useEffect, useRef, useState } from 'react';
 import type { VoiceRecording } from '@shared/api-types';
 import { MEDIA_MESSAGES } from '@shared/media-rules';
+import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@client/components/ui/dialog';
 import { Progress } from '@client/components/ui/progress';
 import { Spinner } from '@client/components/ui/spinner';
 import { blobToDataUrl } from '@client/lib/media';
-import { notifyError, notifySuccess } from '@client/lib/notify';
+import { notifySuccess } from '@client/lib/notify';
 import { cn } from '@client/lib/utils';
 import { useCreateVoiceRecording } from '../api/use-create-voice-recording';
 import { deleteVoiceRecording } from '../api/use-delete-voice-recording';
@@ -50,7 +51,8 @@ export function VoiceTrainingWizard({ open, userId, personId, personName, onComp
     const query = id === null ? undefined : analyses[savedIds.indexOf(id)];
     return { recording: query?.data, error: query?.error ?? null };
   });
-  const create = useCreateVoiceRecording();
+  // A refused step is explained under its recorder: a toast would repeat it over the dialog.
+  const create = useCreateVoiceRecording({ notify: false });
   const step = VOICE_TRAINING_STEPS[index]!;
   const isFirst = index === 0;
   const isLast = index === VOICE_TRAINING_STEPS.length - 1;
@@ -84,8 +86,14 @@ export function VoiceTrainingWizard({ open, userId, personId, personName, onComp
     ]);
   }
 
-  function recordAgain(stepIndex: number) {
+  /** Another step: the last refusal belonged to the step left. */
+  function goToStep(stepIndex: number) {
+    create.reset();
     setIndex(stepIndex);
+  }
+
+  function recordAgain(stepIndex: number) {
+    goToStep(stepIndex);
     setPhase('steps');
   }
 
@@ -159,9 +167,16 @@ export function VoiceTrainingWizard({ open, userId, personId, personName, onComp
               saveLabel="Save Recording"
               noRecordingMessage={MEDIA_MESSAGES.wizardNoRecording}
             />
+            {create.isError && (
+              <Alert variant="destructive">
+                <CircleAlert aria-hidden="true" />
+                <AlertTitle>This recording was not saved</AlertTitle>
+                <AlertDescription>{create.error.message}</AlertDescription>
+              </Alert>
+            )}
 
             <DialogFooter className="gap-2 sm:justify-between">
-              <Button type="button" variant="outline" onClick={() => (isFirst ? onCancel() : setIndex(index - 1))}>
+              <Button type="button" variant="outline" onClick={() => (isFirst ? onCancel() : goToStep(index - 1))}>
                 {isFirst ? (
                   'Cancel'
                 ) : (
@@ -173,7 +188,7 @@ export function VoiceTrainingWizard({ open, userId, personId, personName, onComp
               <Button
                 type="button"
                 disabled={!saved[index]}
-                onClick={() => (isLast ? setPhase('results') : setIndex(index + 1))}
+                onClick={() => (isLast ? setPhase('results') : goToStep(index + 1))}
               >
                 {isLast ? (
                   <>
@@ -201,20 +216,21 @@ interface TrainingResultsProps {
   onFinish: () => void;
 }
 
-/** Each step's analysis; 'Voice processing complete!' once all are analysed (or failed), toasted once. */
+/**
+ * Each step's analysis, then the outcome. Only success is also toasted, once ('Voice processing complete!'):
+ * a failure is shown on its step, and a toast would repeat it over the dialog.
+ */
 function TrainingResults({ personName, results, onRecordAgain, onFinish }: TrainingResultsProps) {
   const errors = results.map(({ recording, error }) => recording?.analysisError || (error ? error.message || PROCESSING_FAILED : null));
   const done = results.every(({ recording }, i) => errors[i] || (recording && !isAwaitingAnalysis(recording)));
   const failed = errors.filter(Boolean).length;
-  const firstError = errors.find(Boolean) ?? null;
   const toasted = useRef(false);
 
   useEffect(() => {
     if (!done || toasted.current) return;
     toasted.current = true;
-    if (firstError !== null) notifyError(firstError);
-    else notifySuccess('Voice processing complete!');
-  }, [done, firstError]);
+    if (failed === 0) notifySuccess('Voice processing complete!');
+  }, [done, failed]);
 
   return (
     <>

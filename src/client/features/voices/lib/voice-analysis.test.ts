@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { VoiceAnalysisSummary } from '@shared/voice-analysis';
-import { formatLoudness, formatPitch, formatSpeechShare, isAwaitingAnalysis } from './voice-analysis';
+import { type VoiceAnalysisSummary, type VoiceWarningCode, voiceWarning } from '@shared/voice-analysis';
+import {
+  describeLoudness,
+  describeSpeech,
+  formatLoudness,
+  formatPitch,
+  formatSpeechShare,
+  isAwaitingAnalysis,
+  loudnessVerdict,
+  recordingKindLabel,
+} from './voice-analysis';
 
 const analysis: VoiceAnalysisSummary = {
   pitchMedianHz: 214.1,
@@ -12,8 +21,10 @@ const analysis: VoiceAnalysisSummary = {
   warnings: [],
 };
 
+const warnedOf = (...codes: VoiceWarningCode[]) => ({ ...analysis, warnings: codes.map(voiceWarning) });
+
 describe('voice analysis in words', () => {
-  it('rounds the figures the way the recordings list shows them', () => {
+  it('rounds the figures the way the details show them', () => {
     expect(formatPitch(analysis)).toBe('Pitch 214 Hz (177–249)');
     expect(formatLoudness(analysis)).toBe('−20 LUFS');
     expect(formatSpeechShare(analysis)).toBe('Speech 86%');
@@ -30,5 +41,31 @@ describe('voice analysis in words', () => {
     expect(isAwaitingAnalysis({ mlProcessed: false, analysisError: null })).toBe(true);
     expect(isAwaitingAnalysis({ mlProcessed: true, analysisError: null })).toBe(false);
     expect(isAwaitingAnalysis({ mlProcessed: false, analysisError: 'We could not analyse this recording.' })).toBe(false);
+  });
+});
+
+describe('the plain verdicts a parent reads', () => {
+  it('reads loudness from the analysis’ own warnings', () => {
+    expect(describeLoudness(analysis)).toBe('Loudness: good');
+    expect(describeLoudness(warnedOf('tooQuiet'))).toBe('Loudness: too quiet');
+    expect(describeLoudness(warnedOf('clipped'))).toBe('Loudness: too loud');
+    // Quiet overall with distorted peaks: the distortion is what to fix first.
+    expect(loudnessVerdict(warnedOf('tooQuiet', 'clipped'))).toBe('too loud');
+    // Silence is below the quiet threshold too (the server warns tooQuiet with no loudness at all).
+    const silent: VoiceAnalysisSummary = { ...warnedOf('tooQuiet', 'noVoice'), loudnessLufs: null };
+    expect(loudnessVerdict(silent)).toBe('too quiet');
+  });
+
+  it('reads speech from the same warnings', () => {
+    expect(describeSpeech(analysis)).toBe('Speech: enough');
+    expect(describeSpeech(warnedOf('littleSpeech'))).toBe('Speech: too little');
+    expect(describeSpeech(warnedOf('noVoice', 'littleSpeech'))).toBe('No voice heard');
+  });
+
+  it('names a recording’s kind by the training step that made it, and hides a type no parent chose', () => {
+    expect(recordingKindLabel('casual')).toBe('Introduction');
+    expect(recordingKindLabel('instructional')).toBe('Counting');
+    expect(recordingKindLabel('sample')).toBeNull();
+    expect(recordingKindLabel(null)).toBeNull();
   });
 });
