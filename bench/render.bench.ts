@@ -1,15 +1,27 @@
-// The renderer's face stage (src/server/pipeline/render/face-render.ts) on a 720p25 template made from
-// the astronaut portrait (10 s, zooming and swaying), and on ../shared/media/talking-woman.mp4 and
-// talking-man.mp4 when they exist (local material: real talkers who turn, blink and speak). The person
-// is the largest face of @vladmandic/face-api's demo/sample5.jpg (a different real face).
-// - Speed: frames/s of the render and of a plain decode → raw yuv420p → x264 round trip of the same file
-//   in the same run (the ceiling), for x264 veryfast (the default) and ultrafast; ms per stage.
-// - Identity, by two independent embedders: Human's faceres (the face engine) and face-api's 128-d
-//   descriptor (on the same tfjs wasm backend): the share of sampled output frames (with a face) closer
-//   to the person's photo than to the actor (the template's own frames, averaged).
-// - Mouth: correlation over frames of the mouth opening (mesh) of the output and the template.
-// - A review sheet per template (/tmp/render-review-<name>.png): template above, output below, at the
-//   start, middle, end and the worst frame by faceres.
+// The renderer's face stage (src/server/pipeline/render/face-render.ts), per case: a template and a
+// person's photo (the photo's largest face is used). Issue 15's goals are printed beside each figure.
+// - Speed (the 720p25 case: a template made from the astronaut portrait, 10 s, zooming and swaying, with
+//   sample5): frames/s of the render and of a plain decode → raw yuv420p → x264 round trip of the same
+//   file in the same run (the ceiling), for x264 veryfast (the default) and ultrafast; ms per stage; and
+//   two renders at once in two pipeline threads. Goals: ≥ 25 fps, ≥ 0.45 of the ceiling.
+// - Quality cases: ../shared/media/talking-man.mp4 and talking-woman.mp4 (real talkers who turn, blink
+//   and speak) with face-api's demo/sample5.jpg and three photos whose largest face is not frontal or not
+//   evenly lit (see PERSON_PHOTOS). On each (and on the 720p25 case):
+//   - identity by Human's faceres and by face-api's 128-d descriptor: the share of sampled output frames
+//     (with a face) closer to THIS case's person than to the actor (the template's frames, averaged) (≥ 90 %);
+//   - mouth: correlation over every 3rd frame of the mouth opening (mesh), output vs template (≥ 0.6);
+//   - skin colour spread: std of CIELAB a* and b* inside the face outline without eyes, brows and lips,
+//     slightly blurred (bench/render-measures.ts), sampled frames, output ÷ template (≤ 1.3 each);
+//   - detector confidence: face-api's SSD score of the largest face (0 when none ≥ 0.3), output ÷ template (≥ 0.9);
+//   - jitter: the mesh's second temporal difference over a run of consecutive frames (render-measures),
+//     output ÷ template (≤ 1);
+//   - a review sheet /tmp/render-review-<template>-<person>.png: template above, output below, at the
+//     start, middle, end, the template's widest mouth and largest head turn, and the worst faceres frame.
+// Environment: RENDER_BENCH_SPEED=0 skips the speed cases; RENDER_BENCH_CASES=talking-man:sample5,...
+// picks the quality cases (templates talking-man, talking-woman, portrait-720p25; persons sample1-6 of
+// face-api's demo); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
+// RENDER_BENCH_JITTER_FRAMES consecutive frames for the jitter (90); RENDER_BENCH_ROUNDS speed rounds (2);
+// RENDER_BENCH_JSON=1 prints every figure as JSON after the tables.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,21 +30,47 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
-import { type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../src/server/pipeline/face-engine';
+import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../src/server/pipeline/face-engine';
 import { renderFace } from '../src/server/pipeline/render/face-render';
 import { createPipelinePool } from '../src/server/pipeline/worker-pool';
 import { decodeYuvFrames, evenSize, openEncoder, probeTemplate } from '../src/server/pipeline/render/video-pipes';
+import { type SkinSpread, headTurn, meshJitter, skinColourSpread } from './render-measures';
 
 const require = createRequire(import.meta.url);
 const PORTRAIT = fileURLToPath(new URL('../assets/astronaut.jpg', import.meta.url));
 const FACE_API_DIR = path.dirname(require.resolve('@vladmandic/face-api/package.json'));
-const PERSON_PHOTO = path.join(FACE_API_DIR, 'demo', 'sample5.jpg');
-const LOCAL = ['talking-woman', 'talking-man'].map((name) => ({ name, file: path.resolve(`../shared/media/${name}.mp4`) }));
-/** Frames analysed by both embedders per video. */
+const demoPhoto = (name: string) => path.join(FACE_API_DIR, 'demo', `${name}.jpg`);
+/**
+ * The persons of the default cases (face-api's demo photos are group photos: the largest face is used).
+ * Human's pose of that face in brackets (yaw reads about half the real turn).
+ */
+const PERSON_PHOTOS = [
+  // The issue's photo: the woman at the bottom left, near frontal (yaw 4°, roll -7°), warm light, hair over one cheek.
+  'sample5',
+  // The woman on the right: head tilted towards her shoulder (roll -23°), looking down (pitch -18°, lids lowered), window light from one side.
+  'sample2',
+  // The second from the right: turned (yaw -19°) and looking down, lit from the side (one cheek in shadow), soft focus.
+  'sample4',
+  // The woman in the middle: tilted (roll 11°), warm light on one side of the face and blue on the other.
+  'sample3',
+];
+const TALKING = ['talking-man', 'talking-woman'];
+const PORTRAIT_CASE = 'portrait-720p25';
+const DEFAULT_CASES = TALKING.flatMap((template) => PERSON_PHOTOS.map((person) => `${template}:${person}`));
+const CASES = (process.env.RENDER_BENCH_CASES ?? DEFAULT_CASES.join(',')).split(',').map((c) => c.trim()).filter(Boolean);
+const SPEED = process.env.RENDER_BENCH_SPEED !== '0';
+/** Frames analysed by both embedders (and for spread and confidence) per video. */
 const IDENTITY_SAMPLES = Number(process.env.RENDER_BENCH_SAMPLES ?? 16);
+/** Consecutive frames for the jitter: long enough for several head movements, short enough to mesh twice. */
+const JITTER_FRAMES = Number(process.env.RENDER_BENCH_JITTER_FRAMES ?? 90);
 const SPEED_ROUNDS = Number(process.env.RENDER_BENCH_ROUNDS ?? 2);
 
+/** Issue 15's goals. */
+const GOALS = { identityShare: 0.9, mouthCorrelation: 0.6, spreadRatio: 1.3, confidenceRatio: 0.9, jitterRatio: 1, renderFps: 25, ceilingRatio: 0.45 } as const;
+
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+const average = (values: number[]) => (values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : NaN);
+const largest = <T extends { box: [number, number, number, number] }>(faces: T[]) => faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
 
 function ffmpeg(args: string[]) {
   execFileSync(ffmpegBinary(), ['-nostdin', '-v', 'error', '-y', ...args], { timeout: 120_000 });
@@ -49,21 +87,23 @@ function framesAt(file: string, indices: number[], width: number, height: number
   return Array.from({ length: Math.floor(raw.length / size) }, (_, i) => ({ data: new Uint8Array(raw.subarray(i * size, (i + 1) * size)), width, height }));
 }
 
-/** face-api's 128-d descriptor of the largest face, on the tfjs (wasm) that Human already set up. */
+/** face-api's SSD detector and 128-d descriptor, on the tfjs (wasm) that Human already set up. */
 async function loadFaceApi() {
   const faceapi = require(path.join(FACE_API_DIR, 'dist', 'face-api.node-wasm.js'));
   const model = path.join(FACE_API_DIR, 'model');
   await faceapi.nets.ssdMobilenetv1.loadFromDisk(model);
   await faceapi.nets.faceLandmark68Net.loadFromDisk(model);
   await faceapi.nets.faceRecognitionNet.loadFromDisk(model);
+  type Found = { detection: { score: number; box: { area: number } }; descriptor: Float32Array };
   return {
     backend: faceapi.tf.getBackend() as string,
-    async describe(frame: Frame): Promise<Float32Array | undefined> {
+    /** The largest face: its descriptor and the SSD's score (how sure the detector is that it is a face at all). */
+    async largestFace(frame: Frame): Promise<{ descriptor: Float32Array; score: number } | undefined> {
       const tensor = faceapi.tf.tensor3d(Int32Array.from(frame.data), [frame.height, frame.width, 3], 'int32');
       try {
-        const found = await faceapi.detectAllFaces(tensor, new faceapi.SsdMobilenetv1Options({ minConfidence: 0.3, maxResults: 5 })).withFaceLandmarks().withFaceDescriptors();
-        found.sort((a: { detection: { box: { area: number } } }, b: { detection: { box: { area: number } } }) => b.detection.box.area - a.detection.box.area);
-        return found[0]?.descriptor;
+        const found: Found[] = await faceapi.detectAllFaces(tensor, new faceapi.SsdMobilenetv1Options({ minConfidence: 0.3, maxResults: 5 })).withFaceLandmarks().withFaceDescriptors();
+        const face = found.sort((a, b) => b.detection.box.area - a.detection.box.area)[0];
+        return face && { descriptor: face.descriptor, score: face.detection.score };
       } finally {
         tensor.dispose();
       }
@@ -79,10 +119,20 @@ function mean(vectors: ArrayLike<number>[]): number[] {
   return sum.map((value) => value / vectors.length);
 }
 
-/** The largest face's embedding. maxFaces is generous: the detector keeps its best-scored faces, not the largest. */
-async function faceresOf(engine: FaceEngine, frame: Frame) {
-  const faces = await engine.analyse(frame, { maxFaces: 10 });
-  return faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0]?.embedding;
+/** The largest face, analysed (embedding and mesh). maxFaces is generous: the detector keeps its best-scored faces, not the largest. */
+async function faceresOf(engine: FaceEngine, frame: Frame): Promise<AnalysedFace | undefined> {
+  return largest(await engine.analyse(frame, { maxFaces: 10 }));
+}
+
+/** The largest face with its mesh in each frame at `indices` (sorted), decoded a few dozen at a time so a long clip is not held in memory. */
+async function meshesAt(engine: FaceEngine, file: string, indices: number[], width: number, height: number): Promise<(DetectedFace | undefined)[]> {
+  const faces: (DetectedFace | undefined)[] = [];
+  for (let from = 0; from < indices.length; from += 30) {
+    for (const frame of framesAt(file, indices.slice(from, from + 30), width, height)) {
+      faces.push(largest((await engine.detect(frame, { mesh: true })).filter((face) => face.landmarks)));
+    }
+  }
+  return faces;
 }
 
 /** Decode → raw yuv420p → x264 through the renderer's own pipes, nothing done to the frames: the ceiling. */
@@ -111,62 +161,99 @@ function pearson(xs: number[], ys: number[]) {
   return sxy / Math.sqrt(sxx * syy);
 }
 
-/** Mouth opening of the largest face in every `step`-th frame of both videos; the correlation over frames where both have a face. */
-export async function mouthCorrelation(engine: FaceEngine, template: string, output: string, frames: number, width: number, height: number, step = 3) {
-  const indices = Array.from({ length: Math.floor(frames / step) }, (_, i) => i * step);
-  const open = async (file: string) => {
-    const values: (number | undefined)[] = [];
-    // In chunks, so a long clip is not held in memory at once.
-    for (let from = 0; from < indices.length; from += 60) {
-      for (const frame of framesAt(file, indices.slice(from, from + 60), width, height)) {
-        const face = (await engine.detect(frame, { mesh: true })).sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
-        values.push(face?.landmarks ? mouthOpening(face.landmarks) : undefined);
-      }
-    }
-    return values;
-  };
-  const before = await open(template);
-  const after = await open(output);
-  const pairs = before.flatMap((value, i) => (value !== undefined && after[i] !== undefined ? [[value, after[i]!]] : []));
-  return { frames: pairs.length, correlation: round(pearson(pairs.map((p) => p[0]!), pairs.map((p) => p[1]!)), 2) };
-}
+const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-async function reviewSheet(name: string, template: string, output: string, indices: number[], width: number, height: number) {
+/** Template above, output below, one labelled column per chosen frame. */
+async function reviewSheet(file: string, template: string, output: string, columns: { label: string; index: number }[], width: number, height: number) {
   const rowHeight = 300;
+  const header = 40;
   const tileWidth = Math.round((width / height) * rowHeight);
-  const tiles = async (file: string) =>
-    Promise.all(
-      framesAt(file, [...indices].sort((a, b) => a - b), width, height).map((frame) =>
-        sharp(frame.data, { raw: { width, height, channels: 3 } }).resize(tileWidth, rowHeight).png().toBuffer(),
-      ),
-    );
-  // framesAt returns frames in file order; `indices` is sorted by the caller's labels below.
+  const wanted = [...new Set(columns.map((column) => column.index))].sort((a, b) => a - b);
+  const tiles = async (video: string) => {
+    // framesAt returns frames in file order: map them back to their indices.
+    const frames = framesAt(video, wanted, width, height);
+    if (frames.length !== wanted.length) throw new Error(`review sheet: asked ${video} for frames ${wanted.join(', ')}, got ${frames.length}`);
+    const byIndex = new Map(wanted.map((index, i) => [index, frames[i]!]));
+    return Promise.all(columns.map(({ index }) => sharp(byIndex.get(index)!.data, { raw: { width, height, channels: 3 } }).resize(tileWidth, rowHeight).png().toBuffer()));
+  };
   const top = await tiles(template);
   const bottom = await tiles(output);
-  const file = path.join(tmpdir(), `render-review-${name}.png`);
-  await sharp({ create: { width: tileWidth * top.length, height: rowHeight * 2, channels: 3, background: '#000' } })
-    .composite([...top.map((input, i) => ({ input, left: i * tileWidth, top: 0 })), ...bottom.map((input, i) => ({ input, left: i * tileWidth, top: rowHeight }))])
+  const sheetWidth = tileWidth * columns.length;
+  const sheetHeight = header + rowHeight * 2;
+  const text = (x: number, y: number, content: string, size: number) =>
+    `<text x="${x}" y="${y}" font-family="DejaVu Sans, sans-serif" font-size="${size}" fill="#fff">${escapeXml(content)}</text>`;
+  const labels = columns.flatMap(({ label, index }, i) => {
+    const x = i * tileWidth + 6;
+    return [text(x, 17, label, 15), text(x, 35, `frame ${index}`, 13)];
+  });
+  const rowTag = (y: number, tag: string) => `<rect x="0" y="${y}" width="76" height="20" fill="#000" fill-opacity="0.6"/>${text(4, y + 15, tag, 14)}`;
+  const overlay = `<svg xmlns="http://www.w3.org/2000/svg" width="${sheetWidth}" height="${sheetHeight}">${labels.join('')}${rowTag(header, 'template')}${rowTag(header + rowHeight, 'output')}</svg>`;
+  await sharp({ create: { width: sheetWidth, height: sheetHeight, channels: 3, background: '#000' } })
+    .composite([
+      ...top.map((input, i) => ({ input, left: i * tileWidth, top: header })),
+      ...bottom.map((input, i) => ({ input, left: i * tileWidth, top: header + rowHeight })),
+      { input: Buffer.from(overlay), left: 0, top: 0 },
+    ])
     .png()
     .toFile(file);
   return file;
 }
 
-async function benchTemplate(name: string, template: string, engine: FaceEngine, faceApi: FaceApi, person: { faceres: number[]; faceApi: Float32Array }, dir: string, options: { presets: string[]; mouth: boolean }) {
+interface Person {
+  name: string;
+  photo: string;
+  faceres: number[];
+  faceApi: Float32Array;
+}
+
+async function loadPerson(engine: FaceEngine, faceApi: FaceApi, name: string): Promise<Person> {
+  const photo = demoPhoto(name);
+  const image = await sharp(photo).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const frame = { data: image.data, width: image.info.width, height: image.info.height };
+  const faceres = (await faceresOf(engine, frame))?.embedding;
+  const described = (await faceApi.largestFace(frame))?.descriptor;
+  if (!faceres || !described) throw new Error(`${photo}: no face found by ${faceres ? 'face-api' : 'faceres'}`);
+  return { name, photo, faceres, faceApi: described };
+}
+
+interface CaseOptions {
+  /** x264 presets to render with; the quality is measured on the first one's output. */
+  presets: string[];
+  /** Time each preset against the round-trip ceiling, best of SPEED_ROUNDS; otherwise one render. */
+  speed: boolean;
+  /** Correlate the mouth opening (not on a still photo, whose mouth does not move). */
+  mouth: boolean;
+}
+
+async function benchCase(templateName: string, template: string, person: Person, engine: FaceEngine, faceApi: FaceApi, dir: string, options: CaseOptions) {
+  const name = `${templateName}:${person.name}`;
   const video = await probeTemplate(template);
-  const speed: Record<string, unknown> = {};
+  const width = evenSize(video.width);
+  const height = evenSize(video.height);
+
+  // Render (and time).
+  const speed: Record<string, { renderFps: number; ceilingFps: number; ratioToCeiling: number } & Record<string, unknown>> = {};
   let output = '';
+  let render: Awaited<ReturnType<typeof renderFace>> | undefined;
   for (const preset of options.presets) {
     // Ceiling and render alternate, SPEED_ROUNDS times; the best of each (the machine is shared: the
     // best run is the one the neighbours disturbed least).
     let ceiling = { frames: 0, fps: 0 };
     let best: Awaited<ReturnType<typeof renderFace>> | undefined;
-    for (let round = 0; round < SPEED_ROUNDS; round++) {
-      const trip = await roundTrip(template, path.join(dir, `${name}-ceiling-${preset}.mp4`), preset);
-      if (trip.fps > ceiling.fps) ceiling = trip;
-      output = path.join(dir, `${name}-${preset}.mp4`);
-      const report = await renderFace({ template, personFace: PERSON_PHOTO, output, engine, preset });
+    const file = path.join(dir, `${templateName}-${person.name}-${preset}.mp4`);
+    for (let round = 0; round < (options.speed ? SPEED_ROUNDS : 1); round++) {
+      if (options.speed) {
+        const trip = await roundTrip(template, path.join(dir, `${templateName}-ceiling-${preset}.mp4`), preset);
+        if (trip.fps > ceiling.fps) ceiling = trip;
+      }
+      const report = await renderFace({ template, personFace: person.photo, output: file, engine, preset });
       if (!best || report.fps > best.fps) best = report;
     }
+    if (!output) {
+      output = file;
+      render = best;
+    }
+    if (!options.speed) continue;
     const report = best!;
     const perFrame = (ms: number) => round(ms / report.frames, 1);
     speed[preset] = {
@@ -175,50 +262,55 @@ async function benchTemplate(name: string, template: string, engine: FaceEngine,
       ratioToCeiling: round(report.fps / ceiling.fps, 2),
       msPerFrame: { decode: perFrame(report.ms.decode), track: perFrame(report.ms.track), compose: perFrame(report.ms.compose), encode: perFrame(report.ms.encode) },
       prepareMs: report.ms.prepare,
-      frames: report.frames,
-      framesWithFace: report.framesWithFace,
-      framesReplaced: report.framesReplaced,
-      framesBlinking: report.framesBlinking,
-      method: report.method,
       tracking: report.tracking,
-      notes: report.notes,
       loadAverage: os.loadavg().map((value) => round(value, 1)),
     };
     console.log(name, preset, JSON.stringify(speed[preset]));
   }
-  // Identity on frames spread over the output (the first preset's render is as good as any: same pixels before x264).
-  const width = evenSize(video.width);
-  const height = evenSize(video.height);
+  const rendered = {
+    fps: render!.fps,
+    frames: render!.frames,
+    framesWithFace: render!.framesWithFace,
+    framesReplaced: render!.framesReplaced,
+    framesBlinking: render!.framesBlinking,
+    method: render!.method,
+    notes: render!.notes,
+  };
+  console.log(name, 'render', JSON.stringify(rendered));
+
+  // Identity, skin spread and detector confidence on frames spread over both videos (the first preset's
+  // render is as good as any: the same pixels before x264).
   const indices = Array.from({ length: IDENTITY_SAMPLES }, (_, i) => Math.round(((i + 0.5) * video.frames) / IDENTITY_SAMPLES));
-  const templateFrames = framesAt(template, indices, width, height);
-  const outputFrames = framesAt(output, indices, width, height);
-  const actorFaceres: number[][] = [];
-  const actorFaceApi: Float32Array[] = [];
-  for (const frame of templateFrames) {
-    const embedding = await faceresOf(engine, frame);
-    if (embedding) actorFaceres.push(embedding);
-    const descriptor = await faceApi.describe(frame);
-    if (descriptor) actorFaceApi.push(descriptor);
-  }
+  const measureFrames = async (file: string) => {
+    const measured: { faceres?: AnalysedFace; faceApi?: { descriptor: Float32Array; score: number }; spread?: SkinSpread }[] = [];
+    for (const frame of framesAt(file, indices, width, height)) {
+      const faceres = await faceresOf(engine, frame);
+      measured.push({ faceres, faceApi: await faceApi.largestFace(frame), spread: faceres && skinColourSpread(frame, faceres.landmarks) });
+    }
+    return measured;
+  };
+  const before = await measureFrames(template);
+  const after = await measureFrames(output);
+
+  const actorFaceres = before.flatMap((m) => (m.faceres ? [m.faceres.embedding] : []));
+  const actorFaceApi = before.flatMap((m) => (m.faceApi ? [m.faceApi.descriptor] : []));
   const actor = { faceres: mean(actorFaceres), faceApi: mean(actorFaceApi) };
   const faceres = { frames: 0, closerToPerson: 0, toPerson: 0, toActor: 0 };
   const faceApiCounts = { frames: 0, closerToPerson: 0, distanceToPerson: 0, distanceToActor: 0 };
   const margins: { index: number; margin: number }[] = [];
-  for (const [i, frame] of outputFrames.entries()) {
-    const embedding = await faceresOf(engine, frame);
-    if (embedding) {
-      const toPerson = cosineSimilarity(embedding, person.faceres);
-      const toActor = cosineSimilarity(embedding, actor.faceres);
+  for (const [i, m] of after.entries()) {
+    if (m.faceres) {
+      const toPerson = cosineSimilarity(m.faceres.embedding, person.faceres);
+      const toActor = cosineSimilarity(m.faceres.embedding, actor.faceres);
       faceres.frames++;
       faceres.toPerson += toPerson;
       faceres.toActor += toActor;
       if (toPerson > toActor) faceres.closerToPerson++;
       margins.push({ index: indices[i]!, margin: toPerson - toActor });
     }
-    const descriptor = await faceApi.describe(frame);
-    if (descriptor) {
-      const toPerson = distance(descriptor, person.faceApi);
-      const toActor = distance(descriptor, actor.faceApi);
+    if (m.faceApi) {
+      const toPerson = distance(m.faceApi.descriptor, person.faceApi);
+      const toActor = distance(m.faceApi.descriptor, actor.faceApi);
       faceApiCounts.frames++;
       faceApiCounts.distanceToPerson += toPerson;
       faceApiCounts.distanceToActor += toActor;
@@ -240,28 +332,135 @@ async function benchTemplate(name: string, template: string, engine: FaceEngine,
     },
   };
   console.log(name, 'identity', JSON.stringify(identity));
-  const mouth = options.mouth ? await mouthCorrelation(engine, template, output, video.frames, width, height) : undefined;
-  if (mouth) console.log(name, 'mouth', JSON.stringify(mouth));
-  const worst = margins.sort((a, b) => a.margin - b.margin)[0]?.index ?? 0;
-  const sheetIndices = [...new Set([0, Math.floor(video.frames / 2), video.frames - 1, worst])];
-  const sheet = await reviewSheet(name, template, output, sheetIndices, width, height);
-  return { template: { width: video.width, height: video.height, fps: round(video.fps, 2), frames: video.frames }, speed, identity, mouth, reviewSheet: sheet, worstFrame: worst };
+
+  // Spread over the frames where both videos show a face, so both means cover the same moments.
+  const pairs = before.flatMap((m, i) => (m.spread && after[i]!.spread ? [[m.spread, after[i]!.spread!] as const] : []));
+  const spreadOf = (side: 0 | 1) => ({ a: round(average(pairs.map((p) => p[side].a)), 2), b: round(average(pairs.map((p) => p[side].b)), 2) });
+  const spreadBefore = spreadOf(0);
+  const spreadAfter = spreadOf(1);
+  const skinSpread = {
+    frames: pairs.length,
+    template: spreadBefore,
+    output: spreadAfter,
+    ratio: { a: round(spreadAfter.a / spreadBefore.a, 2), b: round(spreadAfter.b / spreadBefore.b, 2) },
+  };
+  console.log(name, 'skin spread', JSON.stringify(skinSpread));
+
+  // A frame where SSD finds no face (nothing ≥ 0.3) counts 0: not looking like a face is the failure measured.
+  const confidenceOf = (measured: typeof before) => round(average(measured.map((m) => m.faceApi?.score ?? 0)), 3);
+  const confidence = {
+    template: confidenceOf(before),
+    output: confidenceOf(after),
+    framesWithFace: { template: before.filter((m) => m.faceApi).length, output: after.filter((m) => m.faceApi).length, of: indices.length },
+    ratio: 0,
+  };
+  confidence.ratio = round(confidence.output / confidence.template, 2);
+  console.log(name, 'detector confidence', JSON.stringify(confidence));
+
+  // Mouth and head pose on every 3rd frame: the correlation, and the template's widest mouth and largest turn for the sheet.
+  const everyThird = Array.from({ length: Math.floor(video.frames / 3) }, (_, i) => i * 3);
+  const templateMeshes = await meshesAt(engine, template, everyThird, width, height);
+  let mouth: { frames: number; correlation: number } | undefined;
+  if (options.mouth) {
+    const outputMeshes = await meshesAt(engine, output, everyThird, width, height);
+    const open = templateMeshes.flatMap((face, i) => {
+      const other = outputMeshes[i];
+      return face?.landmarks && other?.landmarks ? [[mouthOpening(face.landmarks), mouthOpening(other.landmarks)] as const] : [];
+    });
+    mouth = { frames: open.length, correlation: round(pearson(open.map((p) => p[0]), open.map((p) => p[1])), 2) };
+    console.log(name, 'mouth', JSON.stringify(mouth));
+  }
+  const withMesh = templateMeshes.flatMap((face, i) => (face?.landmarks && face.pose ? [{ index: everyThird[i]!, opening: mouthOpening(face.landmarks), turn: headTurn(face.pose) }] : []));
+  const widestMouth = withMesh.reduce((best, m) => (m.opening > best.opening ? m : best), withMesh[0]!);
+  const largestTurn = withMesh.reduce((best, m) => (m.turn.degrees > best.turn.degrees ? m : best), withMesh[0]!);
+
+  // Jitter on a run of consecutive frames from the middle of the clip, meshed afresh in each frame on both videos.
+  const runLength = Math.min(JITTER_FRAMES, video.frames);
+  const runStart = Math.floor((video.frames - runLength) / 2);
+  const run = Array.from({ length: runLength }, (_, i) => runStart + i);
+  const jitterBefore = meshJitter((await meshesAt(engine, template, run, width, height)).map((face) => face?.landmarks));
+  const jitterAfter = meshJitter((await meshesAt(engine, output, run, width, height)).map((face) => face?.landmarks));
+  const jitter = {
+    frames: `${runStart}-${runStart + runLength - 1}`,
+    triples: { template: jitterBefore.triples, output: jitterAfter.triples },
+    template: round(jitterBefore.jitter, 2),
+    output: round(jitterAfter.jitter, 2),
+    ratio: round(jitterAfter.jitter / jitterBefore.jitter, 2),
+  };
+  console.log(name, 'jitter (‰ of face height per frame²)', JSON.stringify(jitter));
+
+  const worst = margins.reduce((low, m) => (m.margin < low.margin ? m : low), margins[0] ?? { index: 0, margin: NaN });
+  const columns = [
+    { label: 'start', index: 0 },
+    { label: 'middle', index: Math.floor(video.frames / 2) },
+    { label: 'end', index: video.frames - 1 },
+    ...(widestMouth ? [{ label: `widest mouth ${widestMouth.opening.toFixed(3)}`, index: widestMouth.index }] : []),
+    ...(largestTurn ? [{ label: `largest turn: ${largestTurn.turn.axis} ${largestTurn.turn.degrees.toFixed(0)}°`, index: largestTurn.index }] : []),
+    { label: `worst faceres: margin ${worst.margin.toFixed(3)}`, index: worst.index },
+  ];
+  const sheet = await reviewSheet(path.join(tmpdir(), `render-review-${templateName}-${person.name}.png`), template, output, columns, width, height);
+  console.log(name, 'review sheet', sheet);
+
+  return {
+    case: name,
+    template: { width: video.width, height: video.height, fps: round(video.fps, 2), frames: video.frames },
+    person: `face-api demo/${person.name}.jpg, largest face`,
+    render: rendered,
+    ...(options.speed ? { speed } : {}),
+    identity,
+    mouth,
+    skinSpread,
+    confidence,
+    jitter,
+    reviewSheet: sheet,
+    columns,
+  };
+}
+type CaseResult = Awaited<ReturnType<typeof benchCase>>;
+
+/** One row per figure: template, output, the compared figure, the goal and whether it is met. */
+function summary(result: CaseResult) {
+  const rows: { measure: string; template: string; output: string; value: string; goal: string; met: string }[] = [];
+  const row = (measure: string, template: string, output: string, value: number, goal: string, met: boolean) =>
+    rows.push({ measure, template, output, value: String(value), goal, met: Number.isNaN(value) ? '?' : met ? 'yes' : 'NO' });
+  const { identity, mouth, skinSpread, confidence, jitter } = result;
+  row('identity faceres (share closer to person)', '', `${identity.faceres.framesWithFace} frames`, identity.faceres.shareCloserToPerson, `≥ ${GOALS.identityShare}`, identity.faceres.shareCloserToPerson >= GOALS.identityShare);
+  row('identity face-api (share closer to person)', '', `${identity.faceApi.framesWithFace} frames`, identity.faceApi.shareCloserToPerson, `≥ ${GOALS.identityShare}`, identity.faceApi.shareCloserToPerson >= GOALS.identityShare);
+  if (mouth) row('mouth correlation', '', `${mouth.frames} frames`, mouth.correlation, `≥ ${GOALS.mouthCorrelation}`, mouth.correlation >= GOALS.mouthCorrelation);
+  row('skin spread a* (ratio)', String(skinSpread.template.a), String(skinSpread.output.a), skinSpread.ratio.a, `≤ ${GOALS.spreadRatio}`, skinSpread.ratio.a <= GOALS.spreadRatio);
+  row('skin spread b* (ratio)', String(skinSpread.template.b), String(skinSpread.output.b), skinSpread.ratio.b, `≤ ${GOALS.spreadRatio}`, skinSpread.ratio.b <= GOALS.spreadRatio);
+  row('SSD confidence (ratio)', String(confidence.template), String(confidence.output), confidence.ratio, `≥ ${GOALS.confidenceRatio}`, confidence.ratio >= GOALS.confidenceRatio);
+  row('jitter ‰ (ratio)', String(jitter.template), String(jitter.output), jitter.ratio, `≤ ${GOALS.jitterRatio}`, jitter.ratio <= GOALS.jitterRatio);
+  if (result.speed) {
+    for (const [preset, figures] of Object.entries(result.speed)) {
+      if (preset === 'veryfast') row('render fps, veryfast', '', '', figures.renderFps, `≥ ${GOALS.renderFps}`, figures.renderFps >= GOALS.renderFps);
+      row(`ratio to ceiling, ${preset}`, `${figures.ceilingFps} fps`, `${figures.renderFps} fps`, figures.ratioToCeiling, `≥ ${GOALS.ceilingRatio}`, figures.ratioToCeiling >= GOALS.ceilingRatio);
+    }
+  } else {
+    row('render fps (one run, not a speed figure)', '', '', result.render.fps, '-', true);
+  }
+  const table = [
+    '| measure | template | output | value | goal | met |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.measure} | ${r.template} | ${r.output} | ${r.value} | ${r.goal} | ${r.met} |`),
+  ];
+  return `### ${result.case}\n${table.join('\n')}\nreview sheet: ${result.reviewSheet}`;
 }
 
 /**
  * Both cores busy, as on a server rendering two videos: two renders of the same template at once, each
  * in its own pipeline thread (as two render jobs run), x264 veryfast. Frames/s of each and together.
  */
-async function benchTwoAtOnce(template: string, dir: string) {
+async function benchTwoAtOnce(template: string, personPhoto: string, dir: string) {
   const pool = createPipelinePool({ size: 2 });
   try {
     // Warm both threads (models loaded) so the measurement is the render alone.
     const warm = path.join(dir, 'warm.jpg');
-    ffmpeg(['-i', PERSON_PHOTO, '-vf', 'scale=320:-2', warm]);
+    ffmpeg(['-i', personPhoto, '-vf', 'scale=320:-2', warm]);
     await Promise.all([0, 1].map(() => pool.run('analyseImage', { bytes: new Uint8Array(readFileSync(warm)) })));
     const started = performance.now();
     const reports = await Promise.all(
-      [0, 1].map((n) => pool.run('renderFace', { template, personFace: PERSON_PHOTO, output: path.join(dir, `busy-${n}.mp4`) })),
+      [0, 1].map((n) => pool.run('renderFace', { template, personFace: personPhoto, output: path.join(dir, `busy-${n}.mp4`) })),
     );
     const seconds = (performance.now() - started) / 1000;
     const frames = reports.reduce((sum, report) => sum + report.frames, 0);
@@ -275,28 +474,59 @@ async function benchTwoAtOnce(template: string, dir: string) {
   }
 }
 
+/** The 720p25 template: the astronaut portrait, 10 s, zooming and swaying. */
+function makePortraitTemplate(dir: string) {
+  const portrait = path.join(dir, `${PORTRAIT_CASE}.mp4`);
+  const zoom = `zoompan=z='1.1+0.15*sin(on/40)':x='560-iw/zoom/2+40*sin(on/23)':y='300-ih/zoom/2+15*sin(on/31)':d=1:s=1280x720:fps=25`;
+  ffmpeg(['-loop', '1', '-i', PORTRAIT, '-vf', `scale=1280:1280,crop=1280:720:0:0,${zoom}`, '-frames:v', '250', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', portrait]);
+  return portrait;
+}
+
 export async function benchRender() {
   const dir = mkdtempSync(path.join(tmpdir(), 'familystar-render-bench-'));
   try {
     const engine = await createHumanFaceEngine({ maxFaces: 3 });
     const faceApi = await loadFaceApi();
-    const photo = await sharp(PERSON_PHOTO).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const personFrame = { data: photo.data, width: photo.info.width, height: photo.info.height };
-    const person = { faceres: (await faceresOf(engine, personFrame))!, faceApi: (await faceApi.describe(personFrame))! };
+    const persons = new Map<string, Person>();
+    const personOf = async (name: string) => {
+      if (!/^sample[1-6]$/.test(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos)`);
+      if (!persons.has(name)) persons.set(name, await loadPerson(engine, faceApi, name));
+      return persons.get(name)!;
+    };
+    const templates = new Map<string, string>(TALKING.map((name) => [name, path.resolve(`../shared/media/${name}.mp4`)]));
+    const templateOf = (name: string) => {
+      if (name === PORTRAIT_CASE && !templates.has(name)) templates.set(name, makePortraitTemplate(dir));
+      const file = templates.get(name);
+      if (!file) throw new Error(`unknown template ${name}: use ${[...TALKING, PORTRAIT_CASE].join(', ')}`);
+      return file;
+    };
 
-    const portrait = path.join(dir, 'portrait-720p25.mp4');
-    const zoom = `zoompan=z='1.1+0.15*sin(on/40)':x='560-iw/zoom/2+40*sin(on/23)':y='300-ih/zoom/2+15*sin(on/31)':d=1:s=1280x720:fps=25`;
-    ffmpeg(['-loop', '1', '-i', PORTRAIT, '-vf', `scale=1280:1280,crop=1280:720:0:0,${zoom}`, '-frames:v', '250', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', portrait]);
-
-    const results: Record<string, unknown> = { faceApiBackend: faceApi.backend, person: 'face-api demo/sample5.jpg, largest face' };
-    results['portrait-720p25'] = await benchTemplate('portrait-720p25', portrait, engine, faceApi, person, dir, { presets: ['veryfast', 'ultrafast'], mouth: false });
-    results['portrait-720p25 two at once'] = await benchTwoAtOnce(portrait, dir);
-    console.log('portrait-720p25 two at once', JSON.stringify(results['portrait-720p25 two at once']));
-    for (const { name, file } of LOCAL) {
-      if (!existsSync(file)) continue;
-      results[name] = await benchTemplate(name, file, engine, faceApi, person, dir, { presets: ['veryfast'], mouth: true });
+    const results: Record<string, unknown> = { faceApiBackend: faceApi.backend };
+    const cases: CaseResult[] = [];
+    if (SPEED) {
+      const portrait = templateOf(PORTRAIT_CASE);
+      const person = await personOf('sample5');
+      const result = await benchCase(PORTRAIT_CASE, portrait, person, engine, faceApi, dir, { presets: ['veryfast', 'ultrafast'], speed: true, mouth: false });
+      results[result.case] = result;
+      cases.push(result);
+      results[`${PORTRAIT_CASE} two at once`] = await benchTwoAtOnce(portrait, person.photo, dir);
+      console.log(`${PORTRAIT_CASE} two at once`, JSON.stringify(results[`${PORTRAIT_CASE} two at once`]));
+    }
+    for (const spec of CASES) {
+      const [templateName = '', personName = ''] = spec.split(':');
+      const template = templateOf(templateName);
+      if (!existsSync(template)) {
+        console.log(spec, `skipped: ${template} is not here`);
+        continue;
+      }
+      const result = await benchCase(templateName, template, await personOf(personName), engine, faceApi, dir, { presets: ['veryfast'], speed: false, mouth: templateName !== PORTRAIT_CASE });
+      results[result.case] = result;
+      cases.push(result);
     }
     await engine.close();
+    // The tables last, where a reader of the log looks first.
+    console.log(`\n## bench/render summary (samples ${IDENTITY_SAMPLES}, jitter run ${JITTER_FRAMES} frames, load ${os.loadavg().map((v) => round(v, 1)).join(' ')})\n`);
+    for (const result of cases) console.log(`${summary(result)}\n`);
     return results;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -304,5 +534,6 @@ export async function benchRender() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  console.log(JSON.stringify(await benchRender(), null, 2));
+  const results = await benchRender();
+  if (process.env.RENDER_BENCH_JSON === '1') console.log(JSON.stringify(results, null, 2));
 }

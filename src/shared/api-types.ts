@@ -69,6 +69,8 @@ export interface FaceImage {
   facesInPhoto: number;
   /** Where the face used is in the photo, as fractions (0..1) of its width and height; null when not recorded. */
   faceBox: { x: number; y: number; width: number; height: number } | null;
+  /** The face is turned far to one side (FACE_ANALYSIS_MESSAGES.turnedAway): kept, with a warning. */
+  turnedAway: boolean;
 }
 
 /** GET /api/people/:personId/faceVideos, POST /api/faceVideos. */

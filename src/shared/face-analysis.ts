@@ -7,4 +7,11 @@ export const FACE_ANALYSIS_MESSAGES = {
   voiceFailed: 'We could not analyse this recording. Please record it again.',
   voiceMissing: 'The recording file is missing. Please record it again.',
   tooManyWaiting: 'You have several recordings still being processed. Please wait for them to finish before adding more.',
+  turnedAway: 'The face is turned to one side in this photo. It is kept, but a photo facing the camera gives a better video.',
 } as const;
+
+/**
+ * A photo whose face is turned this far (Human's yaw, which reads about half the real turn: a
+ * three-quarter view reads 20-25°) hides much of one side: accepted, with FACE_ANALYSIS_MESSAGES.turnedAway.
+ */
+export const TURNED_AWAY_YAW_DEGREES = 25;

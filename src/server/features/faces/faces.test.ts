@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TURNED_AWAY_YAW_DEGREES } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
 import { MESSAGES } from '../../../shared/validation';
 import { faceImages, faceVideos } from '../../db/schema';
@@ -10,6 +11,7 @@ import { dataUrl, filesUnder, fixtures, multipart } from '../../testing/media-fi
 import { type Member, memberWithPerson } from '../../testing/people-kit';
 import { type TestApp, createTestApp, json } from '../../testing/test-app';
 import path from 'node:path';
+import sharp from 'sharp';
 
 const databases = await testDatabases();
 /** Group photos shipped in face-api's demo folder (tests only): sample1 shows 3 people, sample6 4. */
@@ -32,6 +34,7 @@ function overlap(a: Box, b: Box): number {
 
 interface FaceImageJson {
   id: number;
+  turnedAway: boolean;
   facesInPhoto: number;
   faceBox: Box | null;
   imageUrl: string;
@@ -113,6 +116,28 @@ describe.each(databases)('face images and face videos API on $name', (testDataba
       const stored = await imagesOf(m);
       expect(stored.map((image) => image.facesInPhoto)).toEqual([1, 3, 4]);
       expect(JSON.stringify(stored)).not.toMatch(/embedding|analysis/i);
+    }, 60_000);
+
+    it('keeps a photo of a face turned far to one side, and says so; a frontal face is not flagged', async () => {
+      const m = await memberWithPerson(t);
+      // sample2's second face is seen from the side (Human's yaw about −40°): cut out on its own.
+      const file = path.join(FACE_API_DEMO, 'sample2.jpg');
+      const analysis = await t.pipeline.run('analyseImage', { file });
+      const turned = analysis.faces.find((face) => Math.abs(face.pose.yaw) >= TURNED_AWAY_YAW_DEGREES)!;
+      expect(turned, 'a turned face in sample2').toBeDefined();
+      const [x, y, w, h] = turned.box;
+      const grow = 1.2 * Math.max(w, h);
+      const left = Math.max(0, Math.round(x - grow));
+      const top = Math.max(0, Math.round(y - grow));
+      const crop = await sharp(file)
+        .extract({ left, top, width: Math.min(analysis.width - left, Math.round(w + 2 * grow)), height: Math.min(analysis.height - top, Math.round(h + 2 * grow)) })
+        .resize({ width: 640 })
+        .jpeg()
+        .toBuffer();
+      const side = await addImage(m, { name: 'Side view', imageData: dataUrl(crop, 'image/jpeg') });
+      expect(side).toMatchObject({ facesInPhoto: 1, turnedAway: true });
+      const front = await addImage(m, { name: 'Front' });
+      expect(front.turnedAway).toBe(false);
     }, 60_000);
 
     it('streams a stored image back to its owner only (Range → 206)', async () => {

@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type { FaceImage, FaceVideo } from '../../../shared/api-types';
-import { FACE_ANALYSIS_MESSAGES } from '../../../shared/face-analysis';
+import { FACE_ANALYSIS_MESSAGES, TURNED_AWAY_YAW_DEGREES } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
 import type { Db } from '../../db/open';
 import { faceImages, faceVideos, pendingUploads } from '../../db/schema';
@@ -38,7 +38,14 @@ export function toFaceImage(row: FaceImageRow): FaceImage {
     createdAt: row.createdAt.toISOString(),
     facesInPhoto: typeof analysis.faces === 'number' ? analysis.faces : 1,
     faceBox: faceBoxFraction(analysis.box, analysis.imageSize),
+    turnedAway: isTurnedAway(analysis.pose),
   };
+}
+
+/** Whether the analysed face is turned so far to one side that much of it is hidden (a warning, not a refusal). */
+function isTurnedAway(pose: unknown): boolean {
+  const yaw = (pose as { yaw?: unknown } | undefined)?.yaw;
+  return typeof yaw === 'number' && Math.abs(yaw) >= TURNED_AWAY_YAW_DEGREES;
 }
 
 /**

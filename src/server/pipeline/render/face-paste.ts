@@ -1,11 +1,13 @@
 // Puts the person's face on the actor's: the person's photo aligned to the actor's face by a similarity
 // transform on stable points (eyes, nose, mouth corners), the whole face from jaw to forehead under a
-// feathered mask, its brightness and tint matched to the actor's face in this frame. The person keeps
-// their own face shape and outline (what recognisers weigh most); the actor gives position, size, roll.
+// feathered mask, lit as the actor's face is in this frame (face-light.ts: the photo's own light out, the
+// actor's in). The person keeps their own face shape and outline (what recognisers weigh most); the actor
+// gives position, size, roll, light, and what shows inside an open mouth (their real teeth and tongue).
 // Works in place on the yuv420p frame: luma at full resolution, chroma at half.
-import { ALIGNMENT_POINTS, type Similarity, applySimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
+import { ALIGNMENT_POINTS, LOWER_INNER_LIP, type Similarity, UPPER_INNER_LIP, applySimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
 import type { EyeBlinks } from './eye-blink';
-import type { MouthMotion } from './mouth-motion';
+import { type LightFollower, type LightTransfer, evaluate, fitLighting, lightTransfer, sampleActorSkin } from './face-light';
+import type { MouthMotion, MouthSample } from './mouth-motion';
 import type { PersonFace } from './person-face';
 import { colourFigures } from './person-face';
 import { type YuvFrame, sampleBilinear } from './yuv';
@@ -45,11 +47,86 @@ function actorColour(frame: YuvFrame, person: PersonFace, toPerson: Similarity, 
 }
 
 /**
- * Composites the person's face onto the frame where the actor's mesh is. `mouth`, when given, moves the
- * person's lower lip and jaw with the actor's (see mouth-motion.ts). Returns false when the face is
- * entirely outside the frame.
+ * The actor's own mouth in this frame, copied before the paste covers it: what shows between the person's
+ * parted lips is sampled from it, stretched from the actor's upper inner lip to their lower one (real
+ * teeth, tongue and shade; a nearly closed actor mouth gives its dark seam, stretched). Sampled by how far
+ * across the opening (0 upper lip … 1 lower) and where along the lips (0 left corner … 1 right).
  */
-export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][], mouth?: MouthMotion, blinks?: EyeBlinks): boolean {
+function actorMouth(frame: YuvFrame, actorLandmarks: number[][]) {
+  const upper = pick(actorLandmarks, UPPER_INNER_LIP);
+  const lower = pick(actorLandmarks, LOWER_INNER_LIP);
+  const xs = [...upper, ...lower].map(([x]) => x);
+  const ys = [...upper, ...lower].map(([, y]) => y);
+  const half = frame.width >> 1;
+  // Even bounds, so the chroma copy lines up with the luma one.
+  const x0 = Math.max(0, (Math.floor(Math.min(...xs)) - 4) & ~1);
+  const y0 = Math.max(0, (Math.floor(Math.min(...ys)) - 4) & ~1);
+  const x1 = Math.min(frame.width, (Math.ceil(Math.max(...xs)) + 6) & ~1);
+  const y1 = Math.min(frame.height, (Math.ceil(Math.max(...ys)) + 6) & ~1);
+  const w = Math.max(2, x1 - x0);
+  const h = Math.max(2, y1 - y0);
+  const copyY = new Float32Array(w * h);
+  const copyU = new Float32Array((w >> 1) * (h >> 1));
+  const copyV = new Float32Array((w >> 1) * (h >> 1));
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) copyY[y * w + x] = frame.y[Math.min(frame.height - 1, y0 + y) * frame.width + Math.min(frame.width - 1, x0 + x)]!;
+  for (let y = 0; y < h >> 1; y++) {
+    for (let x = 0; x < w >> 1; x++) {
+      const at = Math.min((frame.height >> 1) - 1, (y0 >> 1) + y) * half + Math.min(half - 1, (x0 >> 1) + x);
+      copyU[y * (w >> 1) + x] = frame.u[at]!;
+      copyV[y * (w >> 1) + x] = frame.v[at]!;
+    }
+  }
+  /** The point of a polyline at fraction s of its points (not its length: the lips' points are evenly spread). */
+  const along = (line: [number, number][], s: number): [number, number] => {
+    const f = s * (line.length - 1);
+    const i = Math.min(line.length - 2, Math.floor(f));
+    const t = f - i;
+    return [line[i]![0] + t * (line[i + 1]![0] - line[i]![0]), line[i]![1] + t * (line[i + 1]![1] - line[i]![1])];
+  };
+  const point = (sample: MouthSample): [number, number] => {
+    const top = along(upper, sample[3]);
+    const bottom = along(lower, sample[3]);
+    return [top[0] + sample[2] * (bottom[0] - top[0]) - x0, top[1] + sample[2] * (bottom[1] - top[1]) - y0];
+  };
+  return {
+    y(sample: MouthSample): number {
+      const [x, y] = point(sample);
+      return sampleBilinear(copyY, w, h, x - 0.5, y - 0.5);
+    },
+    uv(sample: MouthSample): [number, number] {
+      const [x, y] = point(sample);
+      return [sampleBilinear(copyU, w >> 1, h >> 1, x / 2 - 0.5, y / 2 - 0.5), sampleBilinear(copyV, w >> 1, h >> 1, x / 2 - 0.5, y / 2 - 0.5)];
+    },
+  };
+}
+
+/**
+ * The actor's lighting in this frame against the person's, when both can be fitted; else the means and
+ * spread matched (a face with little bare skin showing, a frame where the face is mostly off-screen).
+ */
+function transferFor(frame: YuvFrame, person: PersonFace, toPerson: Similarity, box: [number, number, number, number], light?: LightFollower): LightTransfer {
+  const fit = person.lighting && fitLighting(sampleActorSkin(frame, toPerson, box, person.skin, person.width, person.height, person.coordinates));
+  if (person.lighting && fit) return lightTransfer(person.lighting, light ? light.follow(fit) : fit);
+  const actor = actorColour(frame, person, toPerson, box);
+  const own = person.colour;
+  const gain = Math.min(PASTE.maxSpreadRatio, Math.max(PASTE.minSpreadRatio, actor.spreadY / own.spreadY));
+  const flat = (value: number) => [value, 0, 0, 0, 0, 0] as LightTransfer['shiftY'];
+  return { gain, shiftY: flat(actor.meanY - own.meanY * gain), shiftU: flat((actor.meanU - own.meanU) * PASTE.tint), shiftV: flat((actor.meanV - own.meanV) * PASTE.tint) };
+}
+
+/**
+ * Composites the person's face onto the frame where the actor's mesh is. `mouth`, when given, moves the
+ * person's lower lip and jaw with the actor's (see mouth-motion.ts); `light` follows the actor's lighting
+ * over frames. Returns false when the face is entirely outside the frame.
+ */
+export function pasteFace(
+  frame: YuvFrame,
+  person: PersonFace,
+  actorLandmarks: number[][],
+  mouth?: MouthMotion,
+  blinks?: EyeBlinks,
+  light?: LightFollower,
+): boolean {
   const toFrame = personToFrame(person, actorLandmarks);
   const toPerson = invertSimilarity(toFrame);
   const [mx0, my0, mx1, box1] = person.maskBox;
@@ -63,20 +140,17 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
   const y1 = Math.min(frame.height, Math.ceil(Math.max(...corners.map((p) => p[1])) / 2) * 2);
   if (x1 <= x0 || y1 <= y0) return false;
 
-  const actor = actorColour(frame, person, toPerson, [x0, y0, x1, y1]);
-  const own = person.colour;
-  const gain = Math.min(PASTE.maxSpreadRatio, Math.max(PASTE.minSpreadRatio, actor.spreadY / own.spreadY));
-  const offsetY = actor.meanY - own.meanY * gain;
-  const shiftU = (actor.meanU - own.meanU) * PASTE.tint;
-  const shiftV = (actor.meanV - own.meanV) * PASTE.tint;
+  const { gain, shiftY, shiftU, shiftV } = transferFor(frame, person, toPerson, [x0, y0, x1, y1], light);
+  const { cx, cy, scale } = person.coordinates;
   const { width: pw, height: ph, mask } = person;
   const warp = mouth?.active ? mouth : undefined;
+  const interior = warp ? actorMouth(frame, actorLandmarks) : undefined;
   // While the actor blinks, their own eye shows through (eye-blink.ts).
   const blink = blinks?.active ? blinks : undefined;
 
   // Person coordinates of pixel centres: p = A·(x + 0.5, y + 0.5) + t, walked incrementally along a row.
   const { a, b, tx, ty } = toPerson;
-  const source: [number, number] = [0, 0];
+  const source: MouthSample = [0, 0, 0, 0];
   for (let y = y0; y < y1; y++) {
     let px = a * (x0 + 0.5) - b * (y + 0.5) + tx - 0.5;
     let py = b * (x0 + 0.5) + a * (y + 0.5) + ty - 0.5;
@@ -91,23 +165,24 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
         sx = source[0];
         sy = source[1];
       }
-      // The mask moves with the warp: the person's chin drops with the actor's.
+      // The mask moves with the warp: the person's chin drops with the actor's. Inside the opened mouth the
+      // actor's own mouth shows (real teeth, tongue and shade, in this frame's light).
       let alpha = sampleBilinear(mask, pw, ph, sx, sy);
       if (blink) alpha *= 1 - blink.keepActor(x + 0.5, y + 0.5);
       if (alpha <= 0.002) continue;
-      let value = sampleBilinear(person.y, pw, ph, sx, sy) * gain + offsetY;
-      if (inside > 0) value += (warp!.interiorY - value) * inside;
+      let value = sampleBilinear(person.y, pw, ph, sx, sy) * gain + evaluate(shiftY, (px - cx) / scale, (py - cy) / scale);
+      if (inside > 0) value += (interior!.y(source) - value) * inside;
       frame.y[at] = frame.y[at]! + alpha * ((value < 0 ? 0 : value > 255 ? 255 : value) - frame.y[at]!);
     }
   }
   const half = frame.width >> 1;
-  for (let cy = y0 >> 1; cy < y1 >> 1; cy++) {
-    // A chroma sample covers 2×2 luma pixels: its centre is at (2·cx + 1, 2·cy + 1).
-    const fy = 2 * cy + 1;
+  for (let chromaY = y0 >> 1; chromaY < y1 >> 1; chromaY++) {
+    // A chroma sample covers 2×2 luma pixels: its centre is at (2·chromaX + 1, 2·chromaY + 1).
+    const fy = 2 * chromaY + 1;
     let px = a * (x0 + 1) - b * fy + tx - 0.5;
     let py = b * (x0 + 1) + a * fy + ty - 0.5;
-    let at = cy * half + (x0 >> 1);
-    for (let cx = x0 >> 1; cx < x1 >> 1; cx++, px += 2 * a, py += 2 * b, at++) {
+    let at = chromaY * half + (x0 >> 1);
+    for (let chromaX = x0 >> 1; chromaX < x1 >> 1; chromaX++, px += 2 * a, py += 2 * b, at++) {
       if (px < 0 || py < 0 || px >= pw - 1 || py >= ph - 1) continue;
       let sx = px;
       let sy = py;
@@ -117,15 +192,17 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
         sx = source[0];
         sy = source[1];
       }
-      // The mask moves with the warp: the person's chin drops with the actor's.
       let alpha = sampleBilinear(mask, pw, ph, sx, sy);
-      if (blink) alpha *= 1 - blink.keepActor(2 * cx + 1, fy);
+      if (blink) alpha *= 1 - blink.keepActor(2 * chromaX + 1, fy);
       if (alpha <= 0.002) continue;
-      let u = sampleBilinear(person.u, pw, ph, sx, sy) + shiftU;
-      let v = sampleBilinear(person.v, pw, ph, sx, sy) + shiftV;
+      const fx = (px - cx) / scale;
+      const fyFace = (py - cy) / scale;
+      let u = sampleBilinear(person.u, pw, ph, sx, sy) + evaluate(shiftU, fx, fyFace);
+      let v = sampleBilinear(person.v, pw, ph, sx, sy) + evaluate(shiftV, fx, fyFace);
       if (inside > 0) {
-        u += (128 - u) * inside;
-        v += (warp!.interiorV - v) * inside;
+        const [mouthU, mouthV] = interior!.uv(source);
+        u += (mouthU - u) * inside;
+        v += (mouthV - v) * inside;
       }
       frame.u[at] = frame.u[at]! + alpha * (u - frame.u[at]!);
       frame.v[at] = frame.v[at]! + alpha * (v - frame.v[at]!);

@@ -10,7 +10,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { PORTRAIT } from '../../testing/media-fixtures';
-import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine } from '../face-engine';
+import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../face-engine';
+import { LOWER_INNER_LIP, UPPER_INNER_LIP, pick } from './landmarks';
 import { renderFace, type RenderReport } from './face-render';
 import { probeTemplate } from './video-pipes';
 
@@ -22,7 +23,7 @@ const FPS = 10;
 const FRAMES = 25;
 const EVERY = 4;
 
-const largest = (faces: AnalysedFace[]) => [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
+const largest = <F extends { box: AnalysedFace['box'] }>(faces: F[]) => [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
 
 async function picture(file: string): Promise<Frame> {
   const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -134,6 +135,52 @@ describe('renderFace', () => {
     expect(change(118, 198, 44, 124)).toBeGreaterThan(10);
     expect(change(460, 510, 91, 141)).toBeLessThan(4); // the smaller face: only x264's noise
   });
+
+  it('shows the actor’s real open mouth between the person’s lips (teeth and shade, not a flat fill)', async () => {
+    // A real man opening his mouth wide (../shared/media, 480×480), the portrait as the person.
+    const talking = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-man.mp4');
+    const rendered = path.join(scratch, 'talking-out.mp4');
+    await renderFace({ template: talking, personFace: PORTRAIT, output: rendered, engine });
+    const frameAt = async (file: string, index: number): Promise<Frame> => {
+      const { stdout } = await runProcess(
+        ffmpegBinary(),
+        ['-v', 'error', '-i', file, '-vf', `select='eq(n\\,${index})'`, '-vsync', '0', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+        { encoding: 'buffer', maxBuffer: 8 * 1024 * 1024, timeout: 30_000 },
+      );
+      return { data: stdout, width: 480, height: 480 };
+    };
+    /** Mean colour and brightness spread inside the inner lips, with the mouth's opening (share of face height). */
+    const mouthOf = async (frame: Frame) => {
+      const face = largest(await engine.detect(frame, { mesh: true }))!;
+      const lips = [...pick(face.landmarks!, UPPER_INNER_LIP), ...pick(face.landmarks!, LOWER_INNER_LIP).reverse()];
+      const inside = (x: number, y: number) => {
+        let odd = false;
+        for (let i = 0, j = lips.length - 1; i < lips.length; j = i++) {
+          const [xi, yi] = lips[i]!;
+          const [xj, yj] = lips[j]!;
+          if (yi > y !== yj > y && x < xi + ((y - yi) / (yj - yi)) * (xj - xi)) odd = !odd;
+        }
+        return odd;
+      };
+      const rgb: number[][] = [];
+      for (let y = 0; y < frame.height; y++) for (let x = 0; x < frame.width; x++) if (inside(x + 0.5, y + 0.5)) rgb.push([...frame.data.subarray((y * frame.width + x) * 3, (y * frame.width + x) * 3 + 3)]);
+      const mean = [0, 1, 2].map((c) => rgb.reduce((sum, p) => sum + p[c]!, 0) / rgb.length);
+      const luma = rgb.map(([r, g, b]) => 0.299 * r! + 0.587 * g! + 0.114 * b!);
+      const lumaMean = luma.reduce((sum, v) => sum + v, 0) / luma.length;
+      return { opening: mouthOpening(face.landmarks!), pixels: rgb.length, mean, spread: Math.sqrt(luma.reduce((sum, v) => sum + (v - lumaMean) ** 2, 0) / luma.length) };
+    };
+    // The widest the actor opens (around frame 141 of 216).
+    const candidates = await Promise.all([130, 135, 140, 145, 150].map(async (index) => ({ index, mouth: await mouthOf(await frameAt(talking, index)) })));
+    const widest = candidates.sort((a, b) => b.mouth.opening - a.mouth.opening)[0]!;
+    const actor = widest.mouth;
+    const output = await mouthOf(await frameAt(rendered, widest.index));
+    expect(actor.opening).toBeGreaterThan(0.1);
+    // One open mouth, where the actor's is, filled with what the actor's holds.
+    expect(output.opening).toBeGreaterThan(0.5 * actor.opening);
+    expect(output.pixels).toBeGreaterThan(100);
+    expect(output.spread).toBeGreaterThan(0.5 * actor.spread);
+    for (const c of [0, 1, 2]) expect(Math.abs(output.mean[c]! - actor.mean[c]!), `channel ${c}`).toBeLessThan(35);
+  }, 120_000);
 
   it('removes its output and says why when the person’s photo has no face', async () => {
     const blank = path.join(scratch, 'blank.png');

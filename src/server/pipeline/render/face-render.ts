@@ -5,6 +5,7 @@
 // a callback; no HTTP, database or queue.
 import { rm } from 'node:fs/promises';
 import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
+import { createLightFollower } from './face-light';
 import { pasteFace } from './face-paste';
 import { createFaceTracker } from './face-track';
 import { loadMeshModel } from './mesh-model';
@@ -88,6 +89,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   const tracker = createFaceTracker(engine, options.meshTracking === false ? undefined : await loadMeshModel());
   const mouth = options.mouth === false ? undefined : createMouthMotion(person);
   const blinks = options.blinks === false ? undefined : createEyeBlinks();
+  const light = createLightFollower();
   const encoder = openEncoder({
     output: options.output, width, height, rate: video.rate, audioFrom: video.hasAudio ? options.template : undefined,
     preset: options.preset, timeoutMs, signal,
@@ -118,7 +120,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
         mouth?.update(face.landmarks);
         blinks?.update(face.landmarks);
         if (blinks?.active) framesBlinking++;
-        if (pasteFace(frame, person, face.landmarks, mouth, blinks)) framesReplaced++;
+        if (pasteFace(frame, person, face.landmarks, mouth, blinks, light)) framesReplaced++;
         ms.compose += performance.now() - mark;
       }
 

@@ -1,8 +1,8 @@
 // The actor's mouth movement carried onto the pasted photo: a local warp of the person's lower lip and
 // jaw, in the person's picture, driven by how much more open the actor's mouth is in this frame than at
 // rest (the smallest opening seen so far). The lower lip moves down by that amount (scaled to the
-// person's face), the skin between it and the chin stretches, and the gap between the lips is filled
-// with a dark mouth interior. The person's own face shape is untouched elsewhere.
+// person's face), the skin between it and the chin stretches, and the gap between the lips shows the
+// actor's own mouth (face-paste.ts). The person's own face shape is untouched elsewhere.
 import { mouthOpening } from '../face-engine';
 import { CHIN, FOREHEAD, LOWER_LIP_CENTRE, MOUTH_CORNERS, UPPER_LIP_CENTRE } from './landmarks';
 import type { PersonFace } from './person-face';
@@ -12,9 +12,6 @@ export const MOUTH = {
   gain: 1.5,
   /** The jaw region moved is this many mouth half-widths wide. */
   widthFactor: 1.25,
-  /** Dark mouth interior (yuv). */
-  interiorY: 50,
-  interiorV: 142,
   /** This many person pixels of opening are ignored (the mesh's noise at rest). */
   minPixels: 1.5,
   /** The lower lip drops at most this share of the way from the lips to the chin. */
@@ -26,17 +23,23 @@ export const MOUTH = {
 export interface MouthMotion {
   /** Whether this frame moves the mouth at all. */
   readonly active: boolean;
-  readonly interiorY: number;
-  readonly interiorV: number;
   /** Sets this frame's opening from the actor's mesh. */
   update(actorLandmarks: number[][]): void;
-  /** Writes where to sample the person's picture for the output point (px, py); returns how much is mouth interior (0..1). */
-  source(px: number, py: number, out: [number, number]): number;
+  /**
+   * Writes where to sample the person's picture for the output point (px, py) into out[0], out[1]; returns
+   * how much is mouth interior (0..1). Inside the mouth, out[2] is how far across the opening the point is
+   * (0 at the upper lip, 1 at the lower) and out[3] where along the lips (0 at the left corner, 1 at the
+   * right): the actor's own mouth is sampled there (face-paste.ts).
+   */
+  source(px: number, py: number, out: MouthSample): number;
   /** The actor's opening above rest in this frame (share of face height). */
   readonly opening: number;
   /** The most the chin can move down, in the person's pixels. */
   readonly maxDrop: number;
 }
+
+/** See MouthMotion.source. */
+export type MouthSample = [number, number, number, number];
 
 export function createMouthMotion(person: PersonFace): MouthMotion {
   const lm = person.landmarks;
@@ -69,8 +72,6 @@ export function createMouthMotion(person: PersonFace): MouthMotion {
     get active() {
       return extra > 0;
     },
-    interiorY: MOUTH.interiorY,
-    interiorV: MOUTH.interiorV,
     maxDrop,
     get opening() {
       return open;
@@ -98,6 +99,8 @@ export function createMouthMotion(person: PersonFace): MouthMotion {
         const back = v - lipGap * 0.5;
         out[0] = px - back * nx;
         out[1] = py - back * ny;
+        out[2] = Math.min(1, Math.max(0, back / Math.max(1e-6, drop)));
+        out[3] = Math.min(1, Math.max(0, 0.5 + u / (2 * halfWidth)));
         return inside;
       }
       if (v <= lipGap * 0.5) return 0;

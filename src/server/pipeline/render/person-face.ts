@@ -1,8 +1,10 @@
 // The person's face, prepared once per render: the photo decoded (EXIF orientation applied), its
 // largest face found with the mesh, cut out with a margin, as float Y/U/V planes, with a feathered
-// mask over the whole face (jaw to forehead: the outline carries the identity) and its colour figures.
+// mask over the whole face (jaw to forehead: the outline carries the identity), its colour figures, and
+// the photo's own light over bare skin (face-light.ts) with most of the skin's stray tint taken out.
 import sharp from 'sharp';
 import type { FaceEngine } from '../face-engine';
+import { type FaceCoordinates, type Lighting, evaluate, fitLighting } from './face-light';
 import { FACE_OVAL, type Point, pick } from './landmarks';
 import { rgbToYuvPlanes } from './yuv';
 
@@ -24,6 +26,12 @@ export interface PersonFace {
   colour: ColourFigures;
   /** Faces found in the photo (the largest is used). */
   facesInPhoto: number;
+  /** 1 on bare skin: inside the outline, off the eyes, brows, nose and lips, and not hair (face-light.ts). */
+  skin: Uint8Array;
+  /** The face coordinates the lighting surfaces are in. */
+  coordinates: FaceCoordinates;
+  /** The photo's own light and skin tone over `skin`; undefined when too little skin shows (the means are matched then). */
+  lighting: Lighting | undefined;
 }
 
 export interface ColourFigures {
@@ -52,6 +60,16 @@ export const PERSON_FACE = {
   hairDistance: 3,
   /** The eyes with their brows, the nose and the lips are kept within their hulls grown by this. */
   featureScale: 1.25,
+  /** The lighting is measured on skin inside the outline shrunk to this (clear of the hairline and the background). */
+  skinScale: 0.9,
+  /** A pixel counts as bare skin where the hair fade left at least this much of the mask. */
+  skinMask: 0.9,
+  /**
+   * Share of the photo's own tint kept on the skin, about its smooth skin tone (the rest is the actor's,
+   * face-light.ts): a coloured lamp, blotches and strands of hair lose their colour; the eyes and lips keep
+   * all of theirs. Identity lives in the brightness far more than in the tint.
+   */
+  skinTintKept: 0.35,
 } as const;
 
 export class PersonFaceError extends Error {
@@ -169,6 +187,38 @@ function grownHull(points: Point[], scale: number): Point[] {
   return hull.map(([x, y]): Point => [centre[0] + (x - centre[0]) * scale, centre[1] + (y - centre[1]) * scale]);
 }
 
+/** 1 inside the eyes with their brows, the nose and the lips (their hulls grown by `scale`). */
+function featureMask(width: number, height: number, landmarks: number[][], scale: number): Float32Array {
+  const features = new Float32Array(width * height);
+  for (const group of FEATURES) fillPolygon(features, width, height, grownHull(pick(landmarks, group), scale));
+  return features;
+}
+
+/** Face coordinates: centred on the outline's middle, in units of the face's height. */
+export function faceCoordinates(landmarks: number[][]): FaceCoordinates {
+  const outline = pick(landmarks, FACE_OVAL);
+  const ys = outline.map(([, y]) => y);
+  return {
+    cx: outline.reduce((sum, [x]) => sum + x, 0) / outline.length,
+    cy: ys.reduce((sum, y) => sum + y, 0) / outline.length,
+    scale: Math.max(1, Math.max(...ys) - Math.min(...ys)),
+  };
+}
+
+/** Samples of Y, U, V at face coordinates where `keep` holds, on a grid of about 6,000 points. */
+function skinSamples(planes: { y: Float32Array; u: Float32Array; v: Float32Array }, width: number, height: number, coordinates: FaceCoordinates, keep: (i: number) => boolean) {
+  const samples: { x: number; y: number; Y: number; U: number; V: number }[] = [];
+  const step = Math.max(1, Math.floor(Math.sqrt((width * height) / 6000)));
+  for (let y = 0; y < height; y += step) {
+    for (let x = 0; x < width; x += step) {
+      const i = y * width + x;
+      if (!keep(i)) continue;
+      samples.push({ x: (x + 0.5 - coordinates.cx) / coordinates.scale, y: (y + 0.5 - coordinates.cy) / coordinates.scale, Y: planes.y[i]!, U: planes.u[i]!, V: planes.v[i]! });
+    }
+  }
+  return samples;
+}
+
 /**
  * Fades the mask out where the person's face is covered by something that is not skin (a fringe, strands
  * across a cheek, a hat's brim), so the actor's skin shows there instead of hair pasted onto it. The skin's
@@ -197,8 +247,7 @@ export function fadeHair(
   const [my, mu, mv] = [sy / n, su / n, sv / n];
   const [dy, du, dv] = [spread(sy, syy), spread(su, suu), spread(sv, svv)];
 
-  const features = new Float32Array(width * height);
-  for (const group of FEATURES) fillPolygon(features, width, height, grownHull(pick(landmarks, group), options.featureScale));
+  const features = featureMask(width, height, landmarks, options.featureScale);
   const ys = pick(landmarks, FACE_OVAL).map(([, y]) => y);
   const radius = Math.max(1, Math.round(0.02 * (Math.max(...ys) - Math.min(...ys))));
   boxBlur(features, width, height, radius);
@@ -247,6 +296,15 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
   fillPolygon(inner, width, height, scaledOutline(landmarks, PERSON_FACE.coreScale));
   const core = Uint8Array.from(inner);
   fadeHair(mask, planes, core, width, height, landmarks, PERSON_FACE);
+  // Bare skin, for the lighting: inside the outline, off the features, where no hair was faded out.
+  const skinArea = new Float32Array(width * height);
+  fillPolygon(skinArea, width, height, scaledOutline(landmarks, PERSON_FACE.skinScale));
+  const features = featureMask(width, height, landmarks, PERSON_FACE.featureScale);
+  const skin = Uint8Array.from(skinArea, (inside, i) => (inside === 1 && features[i] === 0 && mask[i]! >= PERSON_FACE.skinMask ? 1 : 0));
+  const coordinates = faceCoordinates(landmarks);
+  const samples = skinSamples(planes, width, height, coordinates, (i) => skin[i] === 1);
+  const lighting = fitLighting(samples);
+  if (lighting) keepLittleTint(planes, width, height, landmarks, coordinates, lighting);
   return {
     width,
     height,
@@ -257,5 +315,34 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
     landmarks,
     colour: colourFigures(planes, (i) => core[i] === 1, width * height),
     facesInPhoto: faces.length,
+    skin,
+    coordinates,
+    lighting,
   };
+}
+
+/** The skin's tint pulled towards its smooth tone, all but PERSON_FACE.skinTintKept of it; the eyes and lips untouched. */
+function keepLittleTint(
+  planes: { u: Float32Array; v: Float32Array },
+  width: number,
+  height: number,
+  landmarks: number[][],
+  coordinates: FaceCoordinates,
+  lighting: Lighting,
+) {
+  const coloured = new Float32Array(width * height);
+  for (const group of [FEATURES[0], FEATURES[1], FEATURES[3]]) fillPolygon(coloured, width, height, grownHull(pick(landmarks, group), 1.1));
+  boxBlur(coloured, width, height, Math.max(1, Math.round(0.015 * coordinates.scale)));
+  for (let y = 0; y < height; y++) {
+    const fy = (y + 0.5 - coordinates.cy) / coordinates.scale;
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const fx = (x + 0.5 - coordinates.cx) / coordinates.scale;
+      const kept = PERSON_FACE.skinTintKept + (1 - PERSON_FACE.skinTintKept) * Math.min(1, coloured[i]! * 1.5);
+      const u = evaluate(lighting.u, fx, fy);
+      const v = evaluate(lighting.v, fx, fy);
+      planes.u[i] = u + kept * (planes.u[i]! - u);
+      planes.v[i] = v + kept * (planes.v[i]! - v);
+    }
+  }
 }

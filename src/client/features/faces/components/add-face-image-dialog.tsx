@@ -5,6 +5,7 @@
 import { Check, CircleAlert, Crop, Save } from 'lucide-react';
 import { useState } from 'react';
 import type { FaceImage, Person } from '@shared/api-types';
+import { FACE_ANALYSIS_MESSAGES } from '@shared/face-analysis';
 import { mediaNameSchema } from '@shared/media-rules';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Button } from '@client/components/ui/button';
@@ -41,7 +42,9 @@ export function AddFaceImageDialog({ person, hasDefault, count, open, onOpenChan
 
   function finish(image: FaceImage) {
     setUnconfirmed(null);
-    notifySuccess(FACE_IMAGE_ADDED);
+    // Kept either way; a face turned far to one side is said once the dialog has closed.
+    if (image.turnedAway) notifySuccess(FACE_IMAGE_ADDED, FACE_ANALYSIS_MESSAGES.turnedAway);
+    else notifySuccess(FACE_IMAGE_ADDED);
     onOpenChange(false);
     onSaved?.(image);
   }

@@ -3,6 +3,7 @@
 import { Camera, Film, ScanFace, Star, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { FACE_ANALYSIS_MESSAGES } from '@shared/face-analysis';
 import type { Person } from '@shared/api-types';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Badge } from '@client/components/ui/badge';
@@ -97,6 +98,11 @@ export function FaceImagesPanel({ person }: { person: Person }) {
                 <div className="min-w-0 flex-1">
                   <p className="truncate text-sm font-medium">{image.name}</p>
                   <p className="text-xs text-muted-foreground">{expressionTitle(image.expressionType)}</p>
+                  {image.turnedAway && (
+                    <p className="text-xs text-amber-700 dark:text-amber-300" title={FACE_ANALYSIS_MESSAGES.turnedAway}>
+                      Turned to one side
+                    </p>
+                  )}
                 </div>
                 {!image.isDefault && (
                   <Button

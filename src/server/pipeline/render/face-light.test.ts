@@ -1,0 +1,70 @@
+// The lighting model of the face paste: smooth surfaces fitted over skin samples, robust to what is not
+// skin, and the transfer that takes the photo's light out and puts the actor's in.
+import { describe, expect, it } from 'vitest';
+import { type Surface, createLightFollower, evaluate, fitLighting, lightTransfer } from './face-light';
+
+/** Samples on a grid over the face (±0.45 face heights), Y/U/V from the given surfaces plus a little texture. */
+function samples(y: Surface, u: Surface, v: Surface, texture = 3) {
+  const out: { x: number; y: number; Y: number; U: number; V: number }[] = [];
+  let seed = 7;
+  const noise = () => ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5) * 2 * texture;
+  for (let gy = -0.45; gy <= 0.45; gy += 0.03) {
+    for (let gx = -0.35; gx <= 0.35; gx += 0.03) {
+      out.push({ x: gx, y: gy, Y: evaluate(y, gx, gy) + noise(), U: evaluate(u, gx, gy) + noise() / 3, V: evaluate(v, gx, gy) + noise() / 3 });
+    }
+  }
+  return out;
+}
+
+describe('face lighting', () => {
+  // A lamp on the person's left (brighter to the right of the picture) and a warm cast.
+  const lamp: Surface = [140, 40, -10, -20, 0, -30];
+  const warmU: Surface = [118, -4, 0, 0, 0, 0];
+  const warmV: Surface = [150, 6, 2, 0, 0, 0];
+
+  it('recovers the light and tint of the skin, whatever strands of hair lie across it', () => {
+    const clean = samples(lamp, warmU, warmV);
+    // A tenth of the points are a dark strand: far from the skin, left out of the second fit.
+    const withHair = clean.map((s, i) => (i % 10 === 0 ? { ...s, Y: 40, U: 125, V: 132 } : s));
+    for (const set of [clean, withHair]) {
+      const fit = fitLighting(set)!;
+      for (const [x, y] of [[0, 0], [0.3, 0.1], [-0.3, -0.3], [0.2, 0.4]] as const) {
+        expect(Math.abs(evaluate(fit.y, x, y) - evaluate(lamp, x, y))).toBeLessThan(4);
+        expect(Math.abs(evaluate(fit.u, x, y) - evaluate(warmU, x, y))).toBeLessThan(1.5);
+        expect(Math.abs(evaluate(fit.v, x, y) - evaluate(warmV, x, y))).toBeLessThan(1.5);
+      }
+    }
+    expect(fitLighting(clean.slice(0, 10))).toBeUndefined();
+  });
+
+  it('moves the photo’s light to the actor’s and keeps the skin’s own detail', () => {
+    const person = fitLighting(samples(lamp, warmU, warmV))!;
+    // The actor: lit evenly from the front, a cooler skin.
+    const flat: Surface = [120, 0, 0, 0, 0, -15];
+    const coolU: Surface = [124, 0, 0, 0, 0, 0];
+    const coolV: Surface = [140, 0, 0, 0, 0, 0];
+    const actor = fitLighting(samples(flat, coolU, coolV))!;
+    const transfer = lightTransfer(person, actor);
+    // A person's pixel with +6 of its own detail above their lit skin lands +6·gain above the actor's.
+    for (const [x, y] of [[0.3, 0], [-0.3, 0.2]] as const) {
+      const own = evaluate(lamp, x, y) + 6;
+      const out = transfer.gain * own + evaluate(transfer.shiftY, x, y);
+      expect(out - evaluate(flat, x, y)).toBeCloseTo(6 * transfer.gain, 0);
+      expect(evaluate(warmU, x, y) + evaluate(transfer.shiftU, x, y)).toBeCloseTo(evaluate(coolU, x, y), 0);
+    }
+    expect(transfer.gain).toBeGreaterThanOrEqual(0.75);
+    expect(transfer.gain).toBeLessThanOrEqual(1.33);
+  });
+
+  it('follows the actor’s light smoothly over frames, never jumping with one frame’s fit', () => {
+    const follower = createLightFollower();
+    const dim = fitLighting(samples([100, 0, 0, 0, 0, 0], warmU, warmV, 0.5))!;
+    const bright = fitLighting(samples([160, 0, 0, 0, 0, 0], warmU, warmV, 0.5))!;
+    expect(follower.follow(dim).y[0]).toBeCloseTo(100, 0);
+    const next = follower.follow(bright).y[0];
+    expect(next).toBeGreaterThan(110);
+    expect(next).toBeLessThan(140);
+    for (let i = 0; i < 20; i++) follower.follow(bright);
+    expect(follower.follow(bright).y[0]).toBeCloseTo(160, 0);
+  });
+});

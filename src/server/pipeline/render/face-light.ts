@@ -1,0 +1,172 @@
+// The pasted face takes the actor's light and skin tone, and loses the photo's own: a colour cast, a lamp
+// on one side, a bright forehead. Each of Y, U and V is modelled over the skin (no eyes, brows, nose,
+// lips, hair) as a smooth quadratic surface in the face's own coordinates, once on the person's photo and
+// in every frame on the actor's face (the same skin points, found through the alignment). The person's
+// surface is taken away and the actor's put in its place; what is left (the person's features, their
+// skin's texture) is the person's. Six numbers per channel cannot carry a face's shape, so identity stays
+// (a smoothed brightness difference at 12 % of the face could, and did: decision 010's traps).
+// The actor's surfaces are smoothed over frames, so the light does not flicker with the tracking.
+import { type Similarity, applySimilarity } from './landmarks';
+import type { YuvFrame } from './yuv';
+
+/** c0 + c1·x + c2·y + c3·x² + c4·x·y + c5·y², with (x, y) the face coordinates (see FaceCoordinates). */
+export type Surface = [number, number, number, number, number, number];
+
+export interface Lighting {
+  y: Surface;
+  u: Surface;
+  v: Surface;
+  /** The spread of Y about its surface: the skin's texture and shading detail. */
+  residualY: number;
+  /** The spreads of U and V about theirs (how far a pixel may be from the skin's tint and still be skin). */
+  residualU: number;
+  residualV: number;
+}
+
+/** Face coordinates: the person's cut-out pixels centred on the face and divided by its height. */
+export interface FaceCoordinates {
+  cx: number;
+  cy: number;
+  scale: number;
+}
+
+export const LIGHT = {
+  /** Fewer skin samples than this and only the means are matched. */
+  minSamples: 60,
+  /** Points further than this many spreads from the first fit (a hand, a strand, a glint) are left out of the second. */
+  outlierSpreads: 2.5,
+  /** Share of this frame's fit mixed into the smoothed one (the rest is the previous frames'). */
+  smoothing: 0.35,
+  /** The brightness detail follows the actor's within these bounds (a flat-lit actor must not flatten the face). */
+  minDetailRatio: 0.75,
+  maxDetailRatio: 1.33,
+} as const;
+
+const basis = (x: number, y: number): Surface => [1, x, y, x * x, x * y, y * y];
+
+/** The face's skin lies within about ±0.5 face heights of its centre: beyond, a quadratic is not extrapolated. */
+const REACH = 0.6;
+
+export function evaluate(surface: Surface, x: number, y: number): number {
+  const cx = x < -REACH ? -REACH : x > REACH ? REACH : x;
+  const cy = y < -REACH ? -REACH : y > REACH ? REACH : y;
+  return surface[0] + surface[1] * cx + surface[2] * cy + surface[3] * cx * cx + surface[4] * cx * cy + surface[5] * cy * cy;
+}
+
+/** Least squares of the six terms (normal equations, Gaussian elimination with pivoting); undefined when singular. */
+function solve(points: { x: number; y: number }[], values: number[], keep: (i: number) => boolean): Surface | undefined {
+  const ata = Array.from({ length: 6 }, () => new Array<number>(7).fill(0));
+  for (let i = 0; i < points.length; i++) {
+    if (!keep(i)) continue;
+    const b = basis(points[i]!.x, points[i]!.y);
+    for (let r = 0; r < 6; r++) {
+      for (let c = 0; c < 6; c++) ata[r]![c]! += b[r]! * b[c]!;
+      ata[r]![6]! += b[r]! * values[i]!;
+    }
+  }
+  // A little ridge on the quadratic terms: a face seen from the side has few points on one half.
+  for (let r = 3; r < 6; r++) ata[r]![r]! += 1e-3 * (ata[0]![0]! || 1);
+  for (let col = 0; col < 6; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < 6; r++) if (Math.abs(ata[r]![col]!) > Math.abs(ata[pivot]![col]!)) pivot = r;
+    if (Math.abs(ata[pivot]![col]!) < 1e-9) return undefined;
+    [ata[col], ata[pivot]] = [ata[pivot]!, ata[col]!];
+    for (let r = 0; r < 6; r++) {
+      if (r === col) continue;
+      const f = ata[r]![col]! / ata[col]![col]!;
+      for (let c = col; c < 7; c++) ata[r]![c]! -= f * ata[col]![c]!;
+    }
+  }
+  return Array.from({ length: 6 }, (_, r) => ata[r]![6]! / ata[r]![r]!) as Surface;
+}
+
+/**
+ * A robust fit: once on every point, once more without the points far from the first surface (a strand
+ * of hair, a glint). "Far" is in the first fit's own spread: a stricter, median-based cut was measured to
+ * cost identity on sample5 (bench/render), by leaving too little of an unevenly lit face in the fit.
+ */
+function fitSurface(points: { x: number; y: number }[], values: number[]): { surface: Surface; spread: number } | undefined {
+  const first = solve(points, values, () => true);
+  if (!first) return undefined;
+  const residuals = values.map((value, i) => value - evaluate(first, points[i]!.x, points[i]!.y));
+  const limit = LIGHT.outlierSpreads * (Math.sqrt(residuals.reduce((sum, r) => sum + r * r, 0) / residuals.length) || 1);
+  const surface = solve(points, values, (i) => Math.abs(residuals[i]!) <= limit) ?? first;
+  const kept = residuals.filter((r) => Math.abs(r) <= limit);
+  return { surface, spread: Math.sqrt(kept.reduce((sum, r) => sum + r * r, 0) / Math.max(1, kept.length)) || 1 };
+}
+
+/** The three surfaces over samples of Y, U, V at face coordinates; undefined when too few or degenerate. */
+export function fitLighting(samples: { x: number; y: number; Y: number; U: number; V: number }[]): Lighting | undefined {
+  if (samples.length < LIGHT.minSamples) return undefined;
+  const y = fitSurface(samples, samples.map((s) => s.Y));
+  const u = fitSurface(samples, samples.map((s) => s.U));
+  const v = fitSurface(samples, samples.map((s) => s.V));
+  if (!y || !u || !v) return undefined;
+  return { y: y.surface, u: u.surface, v: v.surface, residualY: Math.max(1, y.spread), residualU: Math.max(1, u.spread), residualV: Math.max(1, v.spread) };
+}
+
+/** The actor's skin in this frame, sampled on a coarse grid (about 1,500 points) where the person's skin maps. */
+export function sampleActorSkin(
+  frame: YuvFrame,
+  toPerson: Similarity,
+  box: [number, number, number, number],
+  skin: Uint8Array,
+  personWidth: number,
+  personHeight: number,
+  coordinates: FaceCoordinates,
+) {
+  const [x0, y0, x1, y1] = box;
+  const step = Math.max(1, Math.floor(Math.sqrt(((x1 - x0) * (y1 - y0)) / 1500)));
+  const half = frame.width >> 1;
+  const samples: { x: number; y: number; Y: number; U: number; V: number }[] = [];
+  for (let y = y0; y < y1; y += step) {
+    for (let x = x0; x < x1; x += step) {
+      const [px, py] = applySimilarity(toPerson, [x + 0.5, y + 0.5]);
+      const ix = Math.round(px - 0.5);
+      const iy = Math.round(py - 0.5);
+      if (ix < 0 || iy < 0 || ix >= personWidth || iy >= personHeight || skin[iy * personWidth + ix] !== 1) continue;
+      samples.push({
+        x: (px - coordinates.cx) / coordinates.scale,
+        y: (py - coordinates.cy) / coordinates.scale,
+        Y: frame.y[y * frame.width + x]!,
+        U: frame.u[(y >> 1) * half + (x >> 1)]!,
+        V: frame.v[(y >> 1) * half + (x >> 1)]!,
+      });
+    }
+  }
+  return samples;
+}
+
+/**
+ * What turns a person's pixel into the output's at face coordinates (x, y):
+ * Y' = gain·Y + evaluate(shiftY, x, y); U' = U + evaluate(shiftU, x, y); V' likewise.
+ */
+export interface LightTransfer {
+  gain: number;
+  shiftY: Surface;
+  shiftU: Surface;
+  shiftV: Surface;
+}
+
+/** The transfer from the person's lighting to the actor's: the person's surface out, the actor's in. */
+export function lightTransfer(person: Lighting, actor: Lighting): LightTransfer {
+  const gain = Math.min(LIGHT.maxDetailRatio, Math.max(LIGHT.minDetailRatio, actor.residualY / person.residualY));
+  const minus = (a: Surface, b: Surface, k = 1) => a.map((value, i) => value - k * b[i]!) as Surface;
+  return { gain, shiftY: minus(actor.y, person.y, gain), shiftU: minus(actor.u, person.u), shiftV: minus(actor.v, person.v) };
+}
+
+/** Follows the actor's lighting over frames (exponential smoothing of the surfaces), so it does not flicker. */
+export function createLightFollower() {
+  let current: Lighting | undefined;
+  const mix = (a: Surface, b: Surface) => a.map((value, i) => value + LIGHT.smoothing * (b[i]! - value)) as Surface;
+  return {
+    /** This frame's fit in, the smoothed lighting out (the fit itself on the first frame). */
+    follow(fit: Lighting): Lighting {
+      current = current
+        ? { ...fit, y: mix(current.y, fit.y), u: mix(current.u, fit.u), v: mix(current.v, fit.v), residualY: current.residualY + LIGHT.smoothing * (fit.residualY - current.residualY) }
+        : fit;
+      return current;
+    },
+  };
+}
+export type LightFollower = ReturnType<typeof createLightFollower>;
