@@ -46,6 +46,9 @@ function actorColour(frame: YuvFrame, person: PersonFace, toPerson: Similarity, 
   return colourFigures({ y: ys, u: us, v: vs }, () => true, ys.length);
 }
 
+/** The part of the actor's opening (0 upper inner lip … 1 lower) stretched into the person's. */
+const MOUTH_INSIDE = [0.2, 0.8] as const;
+
 /**
  * The actor's own mouth in this frame, copied before the paste covers it: what shows between the person's
  * parted lips is sampled from it, stretched from the actor's upper inner lip to their lower one (real
@@ -86,7 +89,9 @@ function actorMouth(frame: YuvFrame, actorLandmarks: number[][]) {
   const point = (sample: MouthSample): [number, number] => {
     const top = along(upper, sample[3]);
     const bottom = along(lower, sample[3]);
-    return [top[0] + sample[2] * (bottom[0] - top[0]) - x0, top[1] + sample[2] * (bottom[1] - top[1]) - y0];
+    // The middle of the actor's opening, clear of the lips' own edges (a small opening is mostly edge).
+    const across = MOUTH_INSIDE[0] + (MOUTH_INSIDE[1] - MOUTH_INSIDE[0]) * sample[2];
+    return [top[0] + across * (bottom[0] - top[0]) - x0, top[1] + across * (bottom[1] - top[1]) - y0];
   };
   return {
     y(sample: MouthSample): number {
