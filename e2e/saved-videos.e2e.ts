@@ -4,23 +4,18 @@
 // and so does the delete dialog; the focus lands on the next video after a delete; the player says that a
 // download has started (not that it is complete) and explains a bad address; the menus and voice-only
 // templates lead to /voice-only; a recording's loudness reads in words, with the figures in Details.
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceImage, Person, ProcessedVideo, VideoTemplate, VoiceRecording } from '../src/shared/api-types';
 import { voiceMissingMessage } from '../src/shared/video-rules';
-import { ffmpegBinary } from '../src/server/media/ffmpeg';
-import { closeSpeech, speak } from '../src/server/media/speech';
 import { createStorage } from '../src/server/storage/storage';
-import { PORTRAIT } from '../src/server/testing/media-fixtures';
-import { DESKTOP, MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
+import { DESKTOP, MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer } from './harness';
+import { dataUrl, makeTemplateMedia, register, toasts, uploadTemplate } from './video-kit';
 
-const run = promisify(execFile);
 const PERSON_PHOTO = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample5.jpg');
 
 let server: RunningServer;
@@ -31,59 +26,9 @@ let counting: VideoTemplate;
 /** Voice only: the picture stays. */
 let song: VideoTemplate;
 
-const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/, includeHidden: true });
-const dataUrl = (file: string, mime: string) => `data:${mime};base64,${readFileSync(file).toString('base64')}`;
-
-async function ffmpeg(args: string[]) {
-  await run(ffmpegBinary(), ['-hide_banner', '-loglevel', 'error', '-y', ...args], { timeout: 60_000 });
-}
-
-async function register(context: BrowserContext, prefix: string) {
-  const response = await context.request.post('/api/register', { data: uniqueAccount(prefix) });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { id: number }).id;
-}
-
-/** A 4 s template narrated by a high eSpeak voice (as in videos.e2e.ts), and two recordings of a low one. */
-async function makeMedia(dir: string) {
-  const narration = path.join(dir, 'narration.wav');
-  await speak('One, two, three, four. Let us count together, one more time.', { voice: 'en-us+f3', pitch: 60, speed: 150 }, narration);
-  const video = path.join(dir, 'counting.mp4');
-  await ffmpeg(['-loop', '1', '-i', PORTRAIT, '-i', narration,
-    '-vf', "scale=720:720,zoompan=z='1.3+0.05*sin(on/10)':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=40:s=640x360:fps=10",
-    '-t', '4', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-af', 'apad', '-shortest', '-movflags', '+faststart', video]);
-  const thumbnail = path.join(dir, 'counting.jpg');
-  await ffmpeg(['-i', video, '-frames:v', '1', '-q:v', '4', thumbnail]);
-  const story = path.join(dir, 'story.wav');
-  await speak('Once upon a time a little fox found a shiny red ball and rolled it all the way home to show her brother.', { voice: 'en-us+m3', pitch: 25, speed: 140 }, story);
-  const bedtime = path.join(dir, 'bedtime.wav');
-  await speak('Good night little one. The moon is up and the stars are out, so close your eyes and dream of the sea.', { voice: 'en-us+m3', pitch: 30, speed: 135 }, bedtime);
-  await closeSpeech();
-  return { video, thumbnail, story, bedtime };
-}
-
-async function uploadTemplate(admin: BrowserContext, media: { video: string; thumbnail: string }, fields: { title: string; voiceOnly: boolean }) {
-  const upload = await admin.request.post('/api/admin/videoTemplates/upload', {
-    multipart: {
-      video: { name: 'counting.mp4', mimeType: 'video/mp4', buffer: readFileSync(media.video) },
-      thumbnail: { name: 'counting.jpg', mimeType: 'image/jpeg', buffer: readFileSync(media.thumbnail) },
-      title: fields.title,
-      description: 'Count to four with a friendly face.',
-      category: 'counting',
-      ageRange: '3-5',
-      duration: '4',
-      featured: 'false',
-      isPremium: 'false',
-      voiceOnly: String(fields.voiceOnly),
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(201);
-  return (await upload.json()) as VideoTemplate;
-}
-
 beforeAll(async () => {
   mediaDir = mkdtempSync(path.join(tmpdir(), 'familystar-e2e-saved-'));
-  const media = await makeMedia(mediaDir);
+  const media = await makeTemplateMedia(mediaDir);
   const clientDir = path.join(mediaDir, 'client');
   cpSync('dist/client', clientDir, { recursive: true });
   server = await startServer({ env: { CLIENT_DIR: clientDir } });
@@ -92,8 +37,9 @@ beforeAll(async () => {
   // The first account is the admin; it uploads the templates through the real upload route.
   const { context: admin } = await newPage(browser, server.baseUrl);
   await register(admin, 'admin');
-  counting = await uploadTemplate(admin, media, { title: 'Counting', voiceOnly: false });
-  song = await uploadTemplate(admin, media, { title: 'Counting Song', voiceOnly: true });
+  const about = { description: 'Count to four with a friendly face.', category: 'counting' };
+  counting = await uploadTemplate(admin, media, { title: 'Counting', ...about, voiceOnly: false });
+  song = await uploadTemplate(admin, media, { title: 'Counting Song', ...about, voiceOnly: true });
   await admin.close();
 }, 180_000);
 

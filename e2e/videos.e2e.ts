@@ -3,22 +3,19 @@
 // reach Completed, plays it, downloads it (a signed link, the spec's file name) and deletes it. The
 // template is made here: the NASA portrait as the actor, narrated by eSpeak; the person is a different
 // real face (face-api's demo photo) with a low eSpeak voice.
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Person, ProcessedVideo, VideoTemplate } from '../src/shared/api-types';
-import { ffmpegBinary, probe } from '../src/server/media/ffmpeg';
-import { closeSpeech, speak } from '../src/server/media/speech';
+import { probe } from '../src/server/media/ffmpeg';
 import { createStorage } from '../src/server/storage/storage';
 import { PORTRAIT } from '../src/server/testing/media-fixtures';
-import { MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
+import { MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer } from './harness';
+import { dataUrl, ffmpeg, makeTemplateMedia, register, toasts, uploadTemplate } from './video-kit';
 
-const run = promisify(execFile);
 const PERSON_PHOTO = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample5.jpg');
 
 let server: RunningServer;
@@ -26,36 +23,6 @@ let browser: Browser;
 let mediaDir: string;
 let template: VideoTemplate;
 let voiceOnlyTemplate: VideoTemplate;
-
-const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/, includeHidden: true });
-
-async function ffmpeg(args: string[]) {
-  await run(ffmpegBinary(), ['-hide_banner', '-loglevel', 'error', '-y', ...args], { timeout: 60_000 });
-}
-
-async function register(context: BrowserContext, prefix: string) {
-  const response = await context.request.post('/api/register', { data: uniqueAccount(prefix) });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { id: number }).id;
-}
-
-/** A 4 s 640x360 template: the portrait zooming slowly, narrated by a high eSpeak voice; and its thumbnail. */
-async function makeTemplateMedia(dir: string) {
-  const narration = path.join(dir, 'narration.wav');
-  await speak('One, two, three, four. Let us count together, one more time.', { voice: 'en-us+f3', pitch: 60, speed: 150 }, narration);
-  const video = path.join(dir, 'counting.mp4');
-  await ffmpeg(['-loop', '1', '-i', PORTRAIT, '-i', narration,
-    '-vf', "scale=720:720,zoompan=z='1.3+0.05*sin(on/10)':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=40:s=640x360:fps=10",
-    '-t', '4', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-af', 'apad', '-shortest', '-movflags', '+faststart', video]);
-  const thumbnail = path.join(dir, 'counting.jpg');
-  await ffmpeg(['-i', video, '-frames:v', '1', '-q:v', '4', thumbnail]);
-  const voice = path.join(dir, 'voice.wav');
-  await speak('Once upon a time a little fox found a shiny red ball and rolled it all the way home to show her brother.', { voice: 'en-us+m3', pitch: 25, speed: 140 }, voice);
-  await closeSpeech();
-  return { video, thumbnail, voice };
-}
-
-const dataUrl = (file: string, mime: string) => `data:${mime};base64,${readFileSync(file).toString('base64')}`;
 
 beforeAll(async () => {
   mediaDir = mkdtempSync(path.join(tmpdir(), 'familystar-e2e-videos-'));
@@ -68,38 +35,8 @@ beforeAll(async () => {
   // The first account is the admin; it uploads the template through the real upload route.
   const { context: admin } = await newPage(browser, server.baseUrl);
   await register(admin, 'admin');
-  const upload = await admin.request.post('/api/admin/videoTemplates/upload', {
-    multipart: {
-      video: { name: 'counting.mp4', mimeType: 'video/mp4', buffer: readFileSync(media.video) },
-      thumbnail: { name: 'counting.jpg', mimeType: 'image/jpeg', buffer: readFileSync(media.thumbnail) },
-      title: 'Counting',
-      description: 'Count to four with a friendly face.',
-      category: 'counting',
-      ageRange: '3-5',
-      duration: '4',
-      featured: 'false',
-      isPremium: 'false',
-      voiceOnly: 'false',
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(201);
-  template = (await upload.json()) as VideoTemplate;
-  const voiceOnlyUpload = await admin.request.post('/api/admin/videoTemplates/upload', {
-    multipart: {
-      video: { name: 'colours.mp4', mimeType: 'video/mp4', buffer: readFileSync(media.video) },
-      thumbnail: { name: 'colours.jpg', mimeType: 'image/jpeg', buffer: readFileSync(media.thumbnail) },
-      title: 'Colours',
-      description: 'Name the colours together.',
-      category: 'colors',
-      ageRange: '3-5',
-      duration: '4',
-      featured: 'false',
-      isPremium: 'false',
-      voiceOnly: 'true',
-    },
-  });
-  expect(voiceOnlyUpload.status(), await voiceOnlyUpload.text()).toBe(201);
-  voiceOnlyTemplate = (await voiceOnlyUpload.json()) as VideoTemplate;
+  template = await uploadTemplate(admin, media, { title: 'Counting', description: 'Count to four with a friendly face.', category: 'counting', voiceOnly: false });
+  voiceOnlyTemplate = await uploadTemplate(admin, media, { title: 'Colours', description: 'Name the colours together.', category: 'colors', voiceOnly: true });
   await admin.close();
 }, 180_000);
 
@@ -117,7 +54,7 @@ async function parentWithPerson(context: BrowserContext) {
   const face = await context.request.post('/api/faceImages', { data: { personId: person.id, name: 'Smiling', imageData: dataUrl(PERSON_PHOTO, 'image/jpeg') } });
   expect(face.status(), await face.text()).toBe(201);
   const voice = await context.request.post('/api/voiceRecordings', {
-    data: { personId: person.id, name: 'Story time', audioData: dataUrl(path.join(mediaDir, 'voice.wav'), 'audio/wav') },
+    data: { personId: person.id, name: 'Story time', audioData: dataUrl(path.join(mediaDir, 'story.wav'), 'audio/wav') },
   });
   expect(voice.status(), await voice.text()).toBe(201);
   return { userId, person };
@@ -278,7 +215,7 @@ describe('the personalised video', () => {
     try {
       const { userId, person } = await parentWithPerson(context);
       const second = await context.request.post('/api/voiceRecordings', {
-        data: { personId: person.id, name: 'Bedtime', audioData: dataUrl(path.join(mediaDir, 'voice.wav'), 'audio/wav') },
+        data: { personId: person.id, name: 'Bedtime', audioData: dataUrl(path.join(mediaDir, 'bedtime.wav'), 'audio/wav') },
       });
       expect(second.status(), await second.text()).toBe(201);
       // The default recording's file is lost on the server: a real reason for the render to fail.
