@@ -130,6 +130,9 @@ export async function openPglite(dir: string | undefined): Promise<Database> {
 
 export async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  // An idle connection the server ends (a restart, a failover, an administrator's command) is an 'error'
+  // on the pool; unheard, it would stop the process. The pool opens a new one for the next query.
+  pool.on('error', (error) => process.emitWarning(`A PostgreSQL connection was closed by the server: ${error.message}`));
   try {
     await migratePg(drizzlePg(pool), { migrationsFolder: migrationsFolder() });
   } catch (error) {
