@@ -119,6 +119,18 @@ describe.each(databases)('accounts API on $name', (testDatabase) => {
       await t.client().register();
     });
 
+    it('holds the address limit against parallel registrations: 25 at once make at most 10 accounts', async () => {
+      const household = t.client();
+      const before = await userCount();
+      const responses = await Promise.all(
+        Array.from({ length: 25 }, (_, index) => household.post('/api/register', { ...valid, username: `burst_${index}`, email: `burst_${index}@example.com` })),
+      );
+      const statuses = responses.map((response) => response.statusCode);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+      expect(await userCount()).toBe(before + 10);
+    });
+
     it('answers malformed JSON with 400, not 500', async () => {
       const response = await t.client().request('POST', '/api/register', '{"username": "x",', {
         'content-type': 'application/json',
@@ -188,6 +200,20 @@ describe.each(databases)('accounts API on $name', (testDatabase) => {
       expect(blocked.statusCode).toBe(429);
       expect(json(blocked).message).toMatch(/^Too many failed login attempts\. Please try again in 15 minutes\.$/);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(800);
+    });
+
+    it('holds the limits against parallel logins: 100 at once for one account, the right password among them, are mostly refused', async () => {
+      const account = await t.client().register();
+      const attacker = t.client();
+      const responses = await Promise.all(
+        Array.from({ length: 100 }, (_, index) =>
+          attacker.post('/api/login', { username: account.username, password: index === 50 ? account.password : `wrong password ${index}` }),
+        ),
+      );
+      const statuses = responses.map((response) => response.statusCode);
+      // Each attempt is counted before its password is checked: five get an answer, the rest wait.
+      expect(statuses.filter((status) => status === 401 || status === 200).length).toBeLessThanOrEqual(10);
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(90);
     });
 
     it('limits failed logins per address across accounts', async () => {

@@ -1,23 +1,34 @@
 // POST /api/register, /api/login, /api/logout; GET /api/me (spec 01 §7).
 import type { FastifyInstance } from 'fastify';
 import { count, eq, sql } from 'drizzle-orm';
-import { MESSAGES, loginRequestSchema, registerRequestSchema } from '../../../shared/validation';
+import { MESSAGES, type RegisterRequest, loginRequestSchema, registerRequestSchema } from '../../../shared/validation';
 import { users } from '../../db/schema';
 import { parseInput, unauthorized } from '../../http/errors';
 import { requireUser } from '../../http/guards';
 import type { RouteDeps } from '../../http/route-deps';
 import { toCurrentUser } from '../users/serialize';
 import { rethrowUserConflict } from '../users/unique';
-import { LIMITS, THROTTLE_MESSAGES, assertUnderLimits, clearAttempts, recordAttempt } from './throttle';
+import { LIMITS, THROTTLE_MESSAGES, clearAttempts, releaseAttempt, reserveAttempt } from './throttle';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
 
 export async function authRoutes(app: FastifyInstance, { db, sessions }: RouteDeps) {
   app.post('/register', async (request, reply) => {
     const input = parseInput(registerRequestSchema, request.body);
     const registrations = [LIMITS.registrationsPerAddress(request.ip)];
-    await assertUnderLimits(db, registrations, THROTTLE_MESSAGES.register);
+    // Reserved before the password is hashed; given back if no account is made (a name already taken).
+    await reserveAttempt(db, registrations, THROTTLE_MESSAGES.register);
+    const user = await createAccount(input).catch(async (error: unknown) => {
+      await releaseAttempt(db, registrations);
+      throw error;
+    });
+    await sessions.start(request, reply, user.id);
+    return reply.status(201).send(toCurrentUser(user));
+  });
+
+  /** The new user's row; the very first account is the admin. */
+  async function createAccount(input: RegisterRequest) {
     const passwordHash = await hashPassword(input.password);
-    const user = await db
+    return db
       .transaction(async (tx) => {
         // Serialise registrations so exactly one first account becomes admin.
         await tx.execute(sql`select pg_advisory_xact_lock(7243001)`);
@@ -35,28 +46,24 @@ export async function authRoutes(app: FastifyInstance, { db, sessions }: RouteDe
         return created!;
       })
       .catch(rethrowUserConflict);
-    await recordAttempt(db, registrations);
-    await sessions.start(request, reply, user.id);
-    return reply.status(201).send(toCurrentUser(user));
-  });
+  }
 
   app.post('/login', async (request, reply) => {
     const input = parseInput(loginRequestSchema, request.body);
     const account = LIMITS.failedLoginsPerAccount(input.username);
-    const failures = [account, LIMITS.failedLoginsPerAddress(request.ip)];
-    await assertUnderLimits(db, failures, THROTTLE_MESSAGES.login);
+    const address = LIMITS.failedLoginsPerAddress(request.ip);
+    // Reserved as a failure before the password is checked; a sign-in that works gives it back.
+    await reserveAttempt(db, [account, address], THROTTLE_MESSAGES.login);
     const [user] = await db
       .select()
       .from(users)
       .where(eq(sql`lower(${users.username})`, input.username.toLowerCase()))
       .limit(1);
     const valid = await verifyPassword(input.password, user?.password ?? (await dummyPasswordHash()));
-    if (!user || !valid) {
-      await recordAttempt(db, failures);
-      throw unauthorized(MESSAGES.invalidCredentials);
-    }
-    // A successful sign-in clears the account's count (not the address's).
+    if (!user || !valid) throw unauthorized(MESSAGES.invalidCredentials);
+    // A successful sign-in clears the account's count, and does not count against the address.
     await clearAttempts(db, account);
+    await releaseAttempt(db, [address]);
     // A new session id at sign-in: a session id planted before sign-in is worth nothing after it.
     await sessions.start(request, reply, user.id);
     return toCurrentUser(user);

@@ -26,29 +26,20 @@ export const THROTTLE_MESSAGES = {
     `Too many accounts were created from this address. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
 };
 
-/** Throws 429 (with Retry-After) when any of the limits is used up in its current window. */
-export async function assertUnderLimits(db: Db, limits: Limit[], message: (minutes: number) => string): Promise<void> {
-  const rows = await db
-    .select()
-    .from(loginThrottle)
-    .where(inArray(loginThrottle.key, limits.map((limit) => limit.key)));
+/**
+ * Reserves one attempt against each limit before any work is done, in one statement per limit that
+ * counts it and returns the new count (an attempt after a window closed starts a new window). Parallel
+ * requests each see their own count, so no burst slips past a limit while the first ones are still
+ * hashing (reading the count first and writing it afterwards let 100 parallel logins through). Throws
+ * 429 (with Retry-After) when this attempt is over any limit. An attempt that should not count (a
+ * successful sign-in against the address, a registration that failed) is given back with releaseAttempt.
+ */
+export async function reserveAttempt(db: Db, limits: Limit[], message: (minutes: number) => string): Promise<void> {
   const now = Date.now();
   let retryAfterMs = 0;
-  for (const row of rows) {
-    const limit = limits.find((candidate) => candidate.key === row.key)!;
-    const windowEnds = row.windowStart.getTime() + limit.windowMs;
-    if (row.failures >= limit.max && windowEnds > now) retryAfterMs = Math.max(retryAfterMs, windowEnds - now);
-  }
-  if (retryAfterMs > 0) {
-    throw new HttpError(429, message(Math.ceil(retryAfterMs / MINUTE)), { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) });
-  }
-}
-
-/** Counts one attempt against each limit; an attempt after a window closed starts a new window. */
-export async function recordAttempt(db: Db, limits: Limit[]): Promise<void> {
   for (const limit of limits) {
-    const windowOpen = new Date(Date.now() - limit.windowMs).toISOString();
-    await db
+    const windowOpen = new Date(now - limit.windowMs).toISOString();
+    const [row] = await db
       .insert(loginThrottle)
       .values({ key: limit.key, failures: 1, windowStart: new Date() })
       .onConflictDoUpdate({
@@ -57,8 +48,21 @@ export async function recordAttempt(db: Db, limits: Limit[]): Promise<void> {
           failures: sql`case when ${loginThrottle.windowStart} < ${windowOpen}::timestamptz then 1 else ${loginThrottle.failures} + 1 end`,
           windowStart: sql`case when ${loginThrottle.windowStart} < ${windowOpen}::timestamptz then now() else ${loginThrottle.windowStart} end`,
         },
-      });
+      })
+      .returning({ failures: loginThrottle.failures, windowStart: loginThrottle.windowStart });
+    if (row && row.failures > limit.max) retryAfterMs = Math.max(retryAfterMs, row.windowStart.getTime() + limit.windowMs - now);
   }
+  if (retryAfterMs > 0) {
+    throw new HttpError(429, message(Math.max(1, Math.ceil(retryAfterMs / MINUTE))), { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
+  }
+}
+
+/** Gives back an attempt reserved with reserveAttempt (never below zero). */
+export async function releaseAttempt(db: Db, limits: Limit[]): Promise<void> {
+  await db
+    .update(loginThrottle)
+    .set({ failures: sql`greatest(${loginThrottle.failures} - 1, 0)` })
+    .where(inArray(loginThrottle.key, limits.map((limit) => limit.key)));
 }
 
 export async function clearAttempts(db: Db, limit: Limit): Promise<void> {
