@@ -1,5 +1,7 @@
-// Sends a stored media file: Cache-Control private (media is personal), ETag, and HTTP Range so
-// players can seek. Access is checked by the caller before this runs.
+// Sends a stored media file: ETag, and HTTP Range (with If-Range) so players can seek. People's media
+// (faces, voices, clips, videos: biometric data) is never stored by the browser (`no-store`), so after a
+// delete or a sign-out nothing of it can be shown from the cache; template media may be kept an hour.
+// Access is checked by the caller before this runs.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,7 +32,7 @@ export async function sendMediaFile(
   request: FastifyRequest,
   reply: FastifyReply,
   filePath: string,
-  options: { cache?: 'private' | 'public'; downloadName?: string } = {},
+  options: { cache?: 'template' | 'personal'; downloadName?: string } = {},
 ) {
   const info = await stat(filePath).catch(() => undefined);
   if (!info?.isFile()) throw notFound('File not found');
@@ -41,7 +43,7 @@ export async function sendMediaFile(
   reply
     .header('content-type', type)
     .header('accept-ranges', 'bytes')
-    .header('cache-control', options.cache === 'public' ? 'public, max-age=3600' : 'private, max-age=3600')
+    .header('cache-control', options.cache === 'template' ? 'private, max-age=3600' : 'no-store')
     .header('etag', etag)
     .header('last-modified', info.mtime.toUTCString())
     .header('x-content-type-options', 'nosniff');
@@ -50,7 +52,10 @@ export async function sendMediaFile(
   }
   if (request.headers['if-none-match'] === etag) return reply.status(304).send();
 
-  const range = parseRange(request.headers.range, size);
+  // If-Range: a range only of the very file the client has part of; another version is sent whole.
+  const ifRange = request.headers['if-range'];
+  const sameFile = ifRange === undefined || ifRange === etag || ifRange === info.mtime.toUTCString();
+  const range = sameFile ? parseRange(request.headers.range, size) : undefined;
   if (range === 'unsatisfiable') {
     return reply.status(416).header('content-range', `bytes */${size}`).send();
   }

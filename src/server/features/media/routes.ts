@@ -39,7 +39,7 @@ export async function mediaRoutes(app: FastifyInstance, { db, sessions, storage,
         if (!template) throw notFound('File not found');
         if (template.isPremium && template.thumbnailUrl !== file.url) throw unauthorized();
       }
-      return sendMediaFile(request, reply, file.path, { cache: 'private' });
+      return sendMediaFile(request, reply, file.path, { cache: 'template' });
     }
     if (!user) throw unauthorized();
     if (user.id !== file.ownerId) throw forbidden();
