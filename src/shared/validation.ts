@@ -2,6 +2,7 @@
 import { z } from 'zod';
 
 export const MESSAGES = {
+  malformedUpload: 'The upload was not a complete form. Please try again.',
   fillAllFields: 'Please fill in all fields',
   passwordTooShort: 'Password must be at least 8 characters',
   passwordTooLong: 'Password must be at most 128 characters',

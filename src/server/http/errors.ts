@@ -40,6 +40,14 @@ export function parseId(value: string): number {
   return Number(value);
 }
 
+/**
+ * A multipart body the parser cannot read (no boundary, no closing boundary, a broken part header) is
+ * the client's fault, not ours; busboy says so only in words.
+ */
+function isMalformedMultipart(error: Error): boolean {
+  return /^(Unexpected end of (form|multipart data)|Multipart: Boundary not found|Malformed part header)/.test(error.message);
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
@@ -49,6 +57,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error instanceof SyntaxError)) {
       return reply.status(400).send({ message: MESSAGES.invalidJson });
     }
+    if (isMalformedMultipart(error)) return reply.status(400).send({ message: MESSAGES.malformedUpload });
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (body too large, bad content type, ...) have readable messages.
       return reply.status(status).send({ message: error.message });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessedVideo, VoiceRecording } from '../../../shared/api-types';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 import { VIDEO_MESSAGES, monthlyLimitMessage } from '../../../shared/video-rules';
+import { MESSAGES } from '../../../shared/validation';
 import { VOICE_ONLY_MESSAGES } from '../../../shared/voice-only-rules';
 import { processedVideos } from '../../db/schema';
 import { maintenanceJob } from '../../jobs/maintenance';
@@ -247,6 +248,12 @@ describe('POST /api/upload/voice-only-video', () => {
     for (const [name, member, parts, status, message] of cases) {
       const response = await upload(member, parts);
       expect([response.statusCode, json(response).message], name).toEqual([status, message]);
+    }
+    // A form cut off before its closing boundary, or without a boundary at all: the client's fault, 400.
+    const cutOff = `--XYZ\r\nContent-Disposition: form-data; name="title"\r\n\r\nCounting\r\n--XYZ\r\nContent-Disposition: form-data; name="video"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n${'x'.repeat(5000)}`;
+    for (const [body, type] of [[cutOff, 'multipart/form-data; boundary=XYZ'], ['abc', 'multipart/form-data']] as const) {
+      const malformed = await m.client.request('POST', '/api/upload/voice-only-video', body, { 'content-type': type });
+      expect([malformed.statusCode, json(malformed).message], type).toEqual([400, MESSAGES.malformedUpload]);
     }
     const notMultipart = await m.client.post('/api/upload/voice-only-video', { title: 'Counting', personId: m.personId });
     expect([notMultipart.statusCode, json(notMultipart).message]).toEqual([400, MEDIA_MESSAGES.noFileSelected]);
