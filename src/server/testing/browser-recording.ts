@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { ffmpegBinary, probe, runProcess } from '../media/ffmpeg';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 
 /** What the app's recorder (src/client/lib/media.ts) picks in Chromium. */
 const MIME_TYPE = 'audio/webm;codecs=opus';
@@ -16,18 +17,6 @@ const MARGIN_SECONDS = 0.3;
 /** Browsers at once: each encodes in real time, and the machine has 2 cores. */
 const MAX_BROWSERS = 2;
 
-// The same flags as e2e/harness.ts (src/ does not import from e2e/), plus the fake microphone.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-quic',
-  '--use-fake-ui-for-media-stream',
-  '--use-fake-device-for-media-stream',
-];
 
 export interface BrowserRecording {
   /** How long the recorder ran, as the page measured it. */
@@ -104,8 +93,9 @@ async function recordInChromium(microphoneFile: string, seconds: number): Promis
   try {
     // The fake device loops its file unless told %noloop: we want one pass, then silence.
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [...CHROMIUM_ARGS, `--use-file-for-fake-audio-capture=${microphoneFile}%noloop`],
+      executablePath: CHROMIUM_PATH,
+      // The fake microphone plays the file once (%noloop), through the browser's own capture path.
+      args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${microphoneFile}%noloop`],
     });
     try {
       const page = await browser.newPage();
