@@ -79,6 +79,11 @@ export interface FaceEngine {
   detect(frame: Frame, options?: DetectOptions): Promise<DetectedFace[]>;
   /** `detect` with the mesh plus the identity embedding, the expression scores and the sharpness (slow). */
   analyse(frame: Frame, options?: AnalyseOptions): Promise<AnalysedFace[]>;
+  /**
+   * The mesh's reference data, when the engine has it: the triangulation (three point indices per
+   * triangle) and the canonical face's UV position of each point (render/frontal-face.ts).
+   */
+  meshReference?(): { triangles: number[]; uv: [number, number][] };
   close(): Promise<void>;
 }
 
@@ -430,6 +435,7 @@ export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}
   }
 
   return {
+    meshReference: () => ({ triangles: human.faceTriangulation, uv: human.faceUVMap }),
     detect(frame, detectOptions = {}) {
       const mesh = detectOptions.mesh ?? meshByDefault;
       return enqueue(async () => (await detectNow(frame, mesh, false, detectOptions.maxFaces)).map((face) => toDetectedFace(frame, face, mesh)));

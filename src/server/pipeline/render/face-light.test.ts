@@ -1,7 +1,7 @@
 // The lighting model of the face paste: smooth surfaces fitted over skin samples, robust to what is not
 // skin, and the transfer that takes the photo's light out and puts the actor's in.
 import { describe, expect, it } from 'vitest';
-import { type Surface, createLightFollower, evaluate, fitLighting, lightTransfer } from './face-light';
+import { type Surface, castShare, createLightFollower, evaluate, fitLighting, lightTransfer, transferLuma } from './face-light';
 
 /** Samples on a grid over the face (±0.45 face heights), Y/U/V from the given surfaces plus a little texture. */
 function samples(y: Surface, u: Surface, v: Surface, texture = 3) {
@@ -45,12 +45,23 @@ describe('face lighting', () => {
     const coolV: Surface = [140, 0, 0, 0, 0, 0];
     const actor = fitLighting(samples(flat, coolU, coolV))!;
     const transfer = lightTransfer(person, actor);
-    // A person's pixel with +6 of its own detail above their lit skin lands +6·gain above the actor's.
     for (const [x, y] of [[0.3, 0], [-0.3, 0.2]] as const) {
-      const own = evaluate(lamp, x, y) + 6;
-      const out = transfer.gain * own + evaluate(transfer.shiftY, x, y);
-      expect(out - evaluate(flat, x, y)).toBeCloseTo(6 * transfer.gain, 0);
-      expect(evaluate(warmU, x, y) + evaluate(transfer.shiftU, x, y)).toBeCloseTo(evaluate(coolU, x, y), 0);
+      const lit = evaluate(lamp, x, y);
+      const target = evaluate(flat, x, y);
+      // Skin as lit as the photo's surface lands on the actor's surface, wherever the lamp was.
+      expect(transferLuma(transfer, lit, x, y)).toBeCloseTo(target, 0);
+      // The skin's own detail is kept: darker detail in proportion to the new light, brighter detail (a
+      // glint) at most at its own size.
+      const [fittedLit, fittedTarget] = [evaluate(person.y, x, y), evaluate(actor.y, x, y)];
+      const ratio = (fittedTarget - 16) / (fittedLit - 16);
+      expect(transferLuma(transfer, fittedLit - 6, x, y) - fittedTarget).toBeCloseTo(-6 * transfer.gain * ratio, 1);
+      expect(transferLuma(transfer, fittedLit + 6, x, y) - fittedTarget).toBeCloseTo(6 * transfer.gain * Math.min(1, ratio), 1);
+      // Light multiplies: a brow at 30 % of the skin's brightness stays near 30 % of the new skin's, not lifted grey.
+      const brow = 16 + 0.3 * (lit - 16);
+      expect(transferLuma(transfer, brow, x, y) - 16).toBeLessThan(0.5 * (target - 16));
+      // The colour cast moves lit skin fully to the actor's tint, and a dark brow only in proportion.
+      expect(evaluate(warmU, x, y) + castShare(transfer, lit, x, y) * evaluate(transfer.shiftU, x, y)).toBeCloseTo(evaluate(coolU, x, y), 0);
+      expect(castShare(transfer, brow, x, y)).toBeCloseTo(0.3, 1);
     }
     expect(transfer.gain).toBeGreaterThanOrEqual(0.75);
     expect(transfer.gain).toBeLessThanOrEqual(1.33);

@@ -138,21 +138,53 @@ export function sampleActorSkin(
 }
 
 /**
- * What turns a person's pixel into the output's at face coordinates (x, y):
- * Y' = gain·Y + evaluate(shiftY, x, y); U' = U + evaluate(shiftU, x, y); V' likewise.
+ * What turns a person's pixel into the output's at face coordinates (x, y). Light multiplies the skin's
+ * colour, in gamma-coded Y as well (a power of a product is the product of the powers), so the person's
+ * lit skin P(x, y) is divided out and the actor's A(x, y) multiplied in, both above black (16):
+ *   Y' = 16 + A · (1 + gain · r), r = (Y − 16) / P − 1, for pixels darker than the lit skin (r < 0);
+ *   Y' = 16 + A + gain · r · min(A, P) for brighter ones (highlights keep at most their own size).
+ * An added shift would lift dark brows and lashes as much as skin (grey brows) and tint them as much
+ * (blue lashes under a warm-to-cool change: seen on sample4 and sample5). A colour cast scales with the
+ * brightness too:
+ *   U' = U + shiftU · min(1, (Y − 16) / P); V' likewise.
+ * `gain` follows the actor's skin detail (its relative spread about the surface) within LIGHT's bounds.
  */
 export interface LightTransfer {
   gain: number;
-  shiftY: Surface;
+  personY: Surface;
+  actorY: Surface;
   shiftU: Surface;
   shiftV: Surface;
 }
 
+const BLACK = 16;
+/** A lit-skin surface is never taken as darker than this above black (a division by nearly nothing). */
+const MIN_SKIN = 8;
+
+/** The output's Y for a person's Y at face coordinates (x, y). */
+export function transferLuma(transfer: LightTransfer, value: number, x: number, y: number): number {
+  const own = Math.max(MIN_SKIN, evaluate(transfer.personY, x, y) - BLACK);
+  const target = Math.max(MIN_SKIN, evaluate(transfer.actorY, x, y) - BLACK);
+  const relative = (value - BLACK) / own - 1;
+  // Darker than the lit skin (brows, lashes, creases): in proportion to the new light. Brighter (a glint,
+  // a lamp's highlight the smooth surface did not take): never larger than it was, or a bright actor's
+  // light turns it white.
+  const out = BLACK + target + transfer.gain * relative * (relative < 0 ? target : Math.min(target, own));
+  return out < 0 ? 0 : out > 255 ? 255 : out;
+}
+
+/** How much of the colour shift a pixel of the person's brightness takes (1 for lit skin, less for darker pixels). */
+export function castShare(transfer: LightTransfer, value: number, x: number, y: number): number {
+  const share = (value - BLACK) / Math.max(MIN_SKIN, evaluate(transfer.personY, x, y) - BLACK);
+  return share < 0 ? 0 : share > 1 ? 1 : share;
+}
+
 /** The transfer from the person's lighting to the actor's: the person's surface out, the actor's in. */
 export function lightTransfer(person: Lighting, actor: Lighting): LightTransfer {
-  const gain = Math.min(LIGHT.maxDetailRatio, Math.max(LIGHT.minDetailRatio, actor.residualY / person.residualY));
-  const minus = (a: Surface, b: Surface, k = 1) => a.map((value, i) => value - k * b[i]!) as Surface;
-  return { gain, shiftY: minus(actor.y, person.y, gain), shiftU: minus(actor.u, person.u), shiftV: minus(actor.v, person.v) };
+  const relative = (lighting: Lighting) => lighting.residualY / Math.max(MIN_SKIN, lighting.y[0] - BLACK);
+  const gain = Math.min(LIGHT.maxDetailRatio, Math.max(LIGHT.minDetailRatio, relative(actor) / relative(person)));
+  const minus = (a: Surface, b: Surface) => a.map((value, i) => value - b[i]!) as Surface;
+  return { gain, personY: person.y, actorY: actor.y, shiftU: minus(actor.u, person.u), shiftV: minus(actor.v, person.v) };
 }
 
 /** Follows the actor's lighting over frames (exponential smoothing of the surfaces), so it does not flicker. */

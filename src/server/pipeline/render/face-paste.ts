@@ -6,7 +6,7 @@
 // Works in place on the yuv420p frame: luma at full resolution, chroma at half.
 import { ALIGNMENT_POINTS, LOWER_INNER_LIP, type Similarity, UPPER_INNER_LIP, applySimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
 import type { EyeBlinks } from './eye-blink';
-import { type LightFollower, type LightTransfer, evaluate, fitLighting, lightTransfer, sampleActorSkin } from './face-light';
+import { type LightFollower, type LightTransfer, castShare, evaluate, fitLighting, lightTransfer, sampleActorSkin, transferLuma } from './face-light';
 import type { MouthMotion, MouthSample } from './mouth-motion';
 import type { PersonFace } from './person-face';
 import { colourFigures } from './person-face';
@@ -115,8 +115,8 @@ function transferFor(frame: YuvFrame, person: PersonFace, toPerson: Similarity, 
   const actor = actorColour(frame, person, toPerson, box);
   const own = person.colour;
   const gain = Math.min(PASTE.maxSpreadRatio, Math.max(PASTE.minSpreadRatio, actor.spreadY / own.spreadY));
-  const flat = (value: number) => [value, 0, 0, 0, 0, 0] as LightTransfer['shiftY'];
-  return { gain, shiftY: flat(actor.meanY - own.meanY * gain), shiftU: flat((actor.meanU - own.meanU) * PASTE.tint), shiftV: flat((actor.meanV - own.meanV) * PASTE.tint) };
+  const flat = (value: number) => [value, 0, 0, 0, 0, 0] as LightTransfer['personY'];
+  return { gain, personY: flat(own.meanY), actorY: flat(actor.meanY), shiftU: flat((actor.meanU - own.meanU) * PASTE.tint), shiftV: flat((actor.meanV - own.meanV) * PASTE.tint) };
 }
 
 /**
@@ -145,7 +145,8 @@ export function pasteFace(
   const y1 = Math.min(frame.height, Math.ceil(Math.max(...corners.map((p) => p[1])) / 2) * 2);
   if (x1 <= x0 || y1 <= y0) return false;
 
-  const { gain, shiftY, shiftU, shiftV } = transferFor(frame, person, toPerson, [x0, y0, x1, y1], light);
+  const transfer = transferFor(frame, person, toPerson, [x0, y0, x1, y1], light);
+  const { shiftU, shiftV } = transfer;
   const { cx, cy, scale } = person.coordinates;
   const { width: pw, height: ph, mask } = person;
   const warp = mouth?.active ? mouth : undefined;
@@ -175,9 +176,9 @@ export function pasteFace(
       let alpha = sampleBilinear(mask, pw, ph, sx, sy);
       if (blink) alpha *= 1 - blink.keepActor(x + 0.5, y + 0.5);
       if (alpha <= 0.002) continue;
-      let value = sampleBilinear(person.y, pw, ph, sx, sy) * gain + evaluate(shiftY, (px - cx) / scale, (py - cy) / scale);
+      let value = transferLuma(transfer, sampleBilinear(person.y, pw, ph, sx, sy), (px - cx) / scale, (py - cy) / scale);
       if (inside > 0) value += (interior!.y(source) - value) * inside;
-      frame.y[at] = frame.y[at]! + alpha * ((value < 0 ? 0 : value > 255 ? 255 : value) - frame.y[at]!);
+      frame.y[at] = frame.y[at]! + alpha * (value - frame.y[at]!);
     }
   }
   const half = frame.width >> 1;
@@ -202,8 +203,9 @@ export function pasteFace(
       if (alpha <= 0.002) continue;
       const fx = (px - cx) / scale;
       const fyFace = (py - cy) / scale;
-      let u = sampleBilinear(person.u, pw, ph, sx, sy) + evaluate(shiftU, fx, fyFace);
-      let v = sampleBilinear(person.v, pw, ph, sx, sy) + evaluate(shiftV, fx, fyFace);
+      const cast = castShare(transfer, sampleBilinear(person.y, pw, ph, sx, sy), fx, fyFace);
+      let u = sampleBilinear(person.u, pw, ph, sx, sy) + cast * evaluate(shiftU, fx, fyFace);
+      let v = sampleBilinear(person.v, pw, ph, sx, sy) + cast * evaluate(shiftV, fx, fyFace);
       if (inside > 0) {
         const [mouthU, mouthV] = interior!.uv(source);
         u += (mouthU - u) * inside;

@@ -5,6 +5,7 @@
 import sharp from 'sharp';
 import type { FaceEngine } from '../face-engine';
 import { type FaceCoordinates, type Lighting, evaluate, fitLighting } from './face-light';
+import { frontalise, meshTopology } from './frontal-face';
 import { FACE_OVAL, type Point, pick } from './landmarks';
 import { rgbToYuvPlanes } from './yuv';
 
@@ -70,6 +71,8 @@ export const PERSON_FACE = {
    * all of theirs. Identity lives in the brightness far more than in the tint.
    */
   skinTintKept: 0.35,
+  /** fadeOffSkin's limit, in the skin's own spreads about its light (Y only darker, U and V either way). */
+  offSkinDistance: 4,
 } as const;
 
 export class PersonFaceError extends Error {
@@ -265,6 +268,44 @@ export function fadeHair(
   for (let i = 0; i < mask.length; i++) mask[i]! *= weight[i]!;
 }
 
+/**
+ * The second, finer pass over what covers the face (after fadeHair's coarse one): now that the skin's own
+ * light and tint are known (`lighting`, fitted on the skin fadeHair left), a pixel outside the eyes, brows,
+ * nose and lips that is much darker than the lit skin there, or off its tint, is a strand of hair, a
+ * shadow cast across the face or a frame of glasses: the actor's skin shows there instead. Measured in the
+ * skin's own spreads about its surfaces, which are far tighter than fadeHair's (taken over the whole
+ * core, features included): dark strands across sample5's forehead and eye were within fadeHair's limit.
+ */
+function fadeOffSkin(
+  mask: Float32Array,
+  planes: { y: Float32Array; u: Float32Array; v: Float32Array },
+  width: number,
+  height: number,
+  features: Float32Array,
+  coordinates: FaceCoordinates,
+  lighting: Lighting,
+) {
+  const near = Float32Array.from(features);
+  const radius = Math.max(1, Math.round(0.02 * coordinates.scale));
+  boxBlur(near, width, height, radius);
+  const weight = new Float32Array(width * height).fill(1);
+  for (let y = 0; y < height; y++) {
+    const fy = (y + 0.5 - coordinates.cy) / coordinates.scale;
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (mask[i] === 0) continue;
+      const fx = (x + 0.5 - coordinates.cx) / coordinates.scale;
+      const darker = Math.max(0, (evaluate(lighting.y, fx, fy) - planes.y[i]!) / lighting.residualY - 1);
+      const distance = Math.hypot(darker, (planes.u[i]! - evaluate(lighting.u, fx, fy)) / lighting.residualU, (planes.v[i]! - evaluate(lighting.v, fx, fy)) / lighting.residualV);
+      const skin = Math.min(1, Math.max(0, PERSON_FACE.offSkinDistance + 1 - distance));
+      weight[i] = 1 - (1 - Math.min(1, near[i]! * 2)) * (1 - skin);
+    }
+  }
+  boxBlur(weight, width, height, radius);
+  boxBlur(weight, width, height, radius);
+  for (let i = 0; i < mask.length; i++) mask[i]! *= weight[i]!;
+}
+
 /** Prepares the person's face from a photo (JPEG/PNG/WebP...). Throws PersonFaceError when it has no face. */
 export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Array): Promise<PersonFace> {
   const decoded = await sharp(file, { limitInputPixels: 40_000_000 }).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
@@ -289,8 +330,12 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
     .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
     .raw()
     .toBuffer();
-  const landmarks = points.map(([x, y, z]) => [(x! - left) * scale, (y! - top) * scale, (z ?? 0) * scale]);
-  const planes = rgbToYuvPlanes({ data: cut, width, height });
+  // A turned or tilted head is turned to face the camera first: the actor's pose is given by the paste.
+  const cutPlanes = rgbToYuvPlanes({ data: cut, width, height });
+  const cutLandmarks = points.map(([x, y, z]) => [(x! - left) * scale, (y! - top) * scale, (z ?? 0) * scale]);
+  // An engine without the mesh's reference data (a test double) gets the photo's own pose.
+  const reference = engine.meshReference?.();
+  const { planes, landmarks } = reference ? frontalise(cutPlanes, width, height, cutLandmarks, meshTopology(reference)) : { planes: cutPlanes, landmarks: cutLandmarks };
   const { mask, box } = faceMask(width, height, landmarks, PERSON_FACE);
   const inner = new Float32Array(width * height);
   fillPolygon(inner, width, height, scaledOutline(landmarks, PERSON_FACE.coreScale));
@@ -304,7 +349,10 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
   const coordinates = faceCoordinates(landmarks);
   const samples = skinSamples(planes, width, height, coordinates, (i) => skin[i] === 1);
   const lighting = fitLighting(samples);
-  if (lighting) keepLittleTint(planes, width, height, landmarks, coordinates, lighting);
+  if (lighting) {
+    fadeOffSkin(mask, planes, width, height, features, coordinates, lighting);
+    keepLittleTint(planes, width, height, landmarks, coordinates, lighting);
+  }
   return {
     width,
     height,

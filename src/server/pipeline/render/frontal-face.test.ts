@@ -1,0 +1,80 @@
+// Turning a photographed face to the camera, on real photos (face-api's demo group photos: turned,
+// tilted and near frontal faces), with the real mesh.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
+import { FRONTAL, type MeshTopology, frontalise, headAxes, meshTopology } from './frontal-face';
+import { rgbToYuvPlanes } from './yuv';
+
+const SAMPLES = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
+
+/** Mean distance of mirror points from being mirror images about the face's midline, ÷ the face's width. */
+function asymmetry(landmarks: number[][], { mirror, side }: MeshTopology): number {
+  const xs = landmarks.map(([x]) => x!);
+  const midline = [152, 1, 10, 168, 6].reduce((sum, i) => sum + landmarks[i]![0]! / 5, 0);
+  let sum = 0;
+  let pairs = 0;
+  for (let i = 0; i < landmarks.length; i++) {
+    if (side[i] !== -1) continue;
+    sum += Math.abs(landmarks[i]![0]! - midline + (landmarks[mirror[i]!]![0]! - midline));
+    pairs++;
+  }
+  return sum / pairs / (Math.max(...xs) - Math.min(...xs));
+}
+
+describe('frontalise', () => {
+  let engine: FaceEngine;
+  beforeAll(async () => {
+    engine = await createHumanFaceEngine({ maxFaces: 10 });
+  });
+  afterAll(() => engine?.close());
+
+  async function largestFace(name: string) {
+    const { data, info } = await sharp(path.join(SAMPLES, `${name}.jpg`)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const faces = (await engine.detect({ data, width: info.width, height: info.height }, { mesh: true, maxFaces: 10 })).filter((face) => face.landmarks);
+    const face = faces.sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3])[0]!;
+    return { planes: rgbToYuvPlanes({ data, width: info.width, height: info.height }), width: info.width, height: info.height, landmarks: face.landmarks! };
+  }
+
+  it('knows each mesh point’s mirror across the face', () => {
+    const { mirror, side, triangles } = meshTopology(engine.meshReference!());
+    expect(triangles.length).toBe(880 * 3);
+    // Outer eye corners, mouth corners; the nose tip and the chin are on the midline.
+    expect([mirror[33], mirror[263], mirror[61], mirror[291]]).toEqual([263, 33, 291, 61]);
+    expect([side[1], side[152], side[33], side[263]]).toEqual([0, 0, -1, 1]);
+    const involutive = [...mirror].filter((j, i) => mirror[j] === i).length;
+    expect(involutive / mirror.length).toBeGreaterThan(0.95);
+  });
+
+  it('turns a turned and a tilted face to the camera: the mesh comes out symmetric, the pixels move with it', async () => {
+    // sample4: turned to her right and looking down; sample2: tilted towards her shoulder and looking down.
+    for (const name of ['sample4', 'sample2']) {
+      const face = await largestFace(name);
+      const turned = frontalise(face.planes, face.width, face.height, face.landmarks, meshTopology(engine.meshReference!()));
+      expect(turned.turnDegrees).toBeGreaterThan(FRONTAL.minTurnDegrees);
+      const mesh = meshTopology(engine.meshReference!());
+      expect(asymmetry(turned.landmarks, mesh)).toBeLessThan(0.5 * asymmetry(face.landmarks, mesh));
+      // Straight: the eyes level, the chin below the forehead on one vertical line.
+      const axes = headAxes(turned.landmarks, meshTopology(engine.meshReference!()));
+      expect(Math.abs(axes.forward[2])).toBeGreaterThan(0.99);
+      // The far side of a turned face is partly filled from its mirror; most of the face is its own.
+      expect(turned.mirroredShare).toBeGreaterThan(0);
+      expect(turned.mirroredShare).toBeLessThan(0.5);
+      // The pixels moved: the picture differs where the face is.
+      const [x, y] = turned.landmarks[1]!;
+      const at = Math.round(y!) * face.width + Math.round(x!);
+      expect(turned.planes.y).not.toBe(face.planes.y);
+      expect(Math.abs(turned.planes.y[at]! - face.planes.y[at]!) + Math.abs(turned.planes.y[at + 20]! - face.planes.y[at + 20]!)).toBeGreaterThan(0);
+    }
+  });
+
+  it('leaves a face that already looks at the camera as it is', async () => {
+    const face = await largestFace('sample5');
+    const result = frontalise(face.planes, face.width, face.height, face.landmarks, meshTopology(engine.meshReference!()));
+    expect(result.turnDegrees).toBeLessThan(FRONTAL.minTurnDegrees);
+    expect(result.planes).toBe(face.planes);
+    expect(result.mirroredShare).toBe(0);
+  });
+});
