@@ -1,3 +1,5 @@
+// First: zod's settings must be in place before any form is parsed.
+import './lib/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Layout } from './app/layout';

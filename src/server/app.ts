@@ -2,7 +2,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -19,7 +18,11 @@ import { userRoutes } from './features/users/routes';
 import { videoRoutes } from './features/videos/routes';
 import { voiceOnlyRoutes } from './features/videos/voice-only';
 import { voiceRoutes } from './features/voices/routes';
+import { REQUEST_TIMEOUTS, type RequestTimeouts, registerEarlyChecks } from './http/early-checks';
 import { registerErrorHandler } from './http/errors';
+import { loggerOptions } from './http/log-options';
+import { refuseCrossSiteWrites } from './http/same-site';
+import { registerSecurityHeaders } from './http/security-headers';
 import { createSessions } from './http/sessions';
 import { createMediaLinkSigner } from './http/signed-links';
 import type { JobQueue } from './jobs/queue';
@@ -36,34 +39,42 @@ export interface AppDeps {
   pipeline: PipelinePool;
   /** Pass false in tests that do not want request logs. */
   logger?: boolean;
+  /** Where log lines go instead of stdout (a test reading what was logged). */
+  logStream?: { write(line: string): void };
+  /** Shorter request and body timeouts for a test; production uses REQUEST_TIMEOUTS. */
+  timeouts?: Partial<RequestTimeouts>;
 }
 
-export async function buildApp({ config, db, storage, queue, pipeline, logger = true }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db, storage, queue, pipeline, logger = true } = deps;
+  const timeouts = { ...REQUEST_TIMEOUTS, ...deps.timeouts };
   const app = Fastify({
-    logger: logger ? { level: config.logLevel } : false,
+    logger: logger ? { ...loggerOptions(config.logLevel), ...(deps.logStream ? { stream: deps.logStream } : {}) } : false,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A whole request (a 100 MB upload on a slow line) within requestMs, a quiet connection closed after
+    // idleMs; Node looks at unfinished requests every connectionsCheckingInterval, and enforces neither
+    // timeout when headersTimeout exceeds requestTimeout. A trickling body is cut sooner (early-checks.ts).
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    http: {
+      headersTimeout: Math.min(60_000, timeouts.requestMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(timeouts.requestMs / 4)),
+    },
   });
   registerErrorHandler(app);
+  // Every route as registered, so the access-matrix test walks the server's own table (access-matrix.test.ts).
+  const routeTable: { method: string; url: string }[] = [];
+  app.addHook('onRoute', ({ method, url }) => void routeTable.push(...[method].flat().map((m) => ({ method: m, url }))));
+  app.decorate('routeTable', routeTable);
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        'default-src': ["'self'"],
-        // Radix positions popovers with style attributes.
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:', 'blob:'],
-        'media-src': ["'self'", 'blob:'],
-        'connect-src': ["'self'"],
-        'upgrade-insecure-requests': null,
-      },
-    },
-    // Media is embedded from our own origin only; COEP would get in the way of blob: players.
-    crossOriginEmbedderPolicy: false,
-  });
+  await registerSecurityHeaders(app);
+  refuseCrossSiteWrites(app);
 
   const sessions = createSessions(db, { secure: config.cookieSecure });
   await app.register(fastifyCookie, { secret: config.sessionSecret });
+  // After the cookie parser (an onRequest hook too), before any body is read.
+  registerEarlyChecks(app, sessions, timeouts);
   // Uploads stream to disk (storage.writeTemp); routes pass tighter per-file limits where they have them.
   await app.register(fastifyMultipart, {
     limits: { fileSize: 100 * 1024 * 1024, files: 2, fields: 20, fieldSize: 64 * 1024 },
@@ -95,6 +106,8 @@ export async function buildApp({ config, db, storage, queue, pipeline, logger = 
 declare module 'fastify' {
   interface FastifyInstance {
     pruneSessions(): Promise<void>;
+    /** Method and URL of every route (HEAD included), in the order they were registered. */
+    routeTable: readonly { method: string; url: string }[];
   }
 }
 

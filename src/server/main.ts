@@ -3,6 +3,7 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/open';
+import { pruneThrottle } from './features/auth/throttle';
 import { seedDemoAtFirstStart } from './features/templates/demo-templates';
 import { createJobQueue } from './jobs/queue';
 import { startJobWorkers } from './jobs/workers';
@@ -10,12 +11,14 @@ import { createPipelinePool } from './pipeline/worker-pool';
 import { onShutdown } from './shutdown';
 import { createStorage } from './storage/storage';
 
-const SESSION_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 async function main() {
   const config = loadConfig();
   const database = await openDatabase(config);
   const storage = createStorage(config.dataDir);
+  // Partial uploads and half-done work of processes that died; the folders of running ones stay.
+  const staleTemp = await storage.startTemp();
   const pipeline = createPipelinePool();
   const queue = await createJobQueue(database, { log: console });
   const app = await buildApp({ config, db: database.db, storage, queue, pipeline });
@@ -23,9 +26,14 @@ async function main() {
     ? await startJobWorkers({ db: database.db, storage, queue, pipeline, log: app.log }, { concurrency: config.jobConcurrency })
     : undefined;
 
-  const pruneSessions = () => app.pruneSessions().catch((error) => app.log.warn({ err: error }, 'session prune failed'));
-  void pruneSessions();
-  const pruneTimer = setInterval(pruneSessions, SESSION_PRUNE_INTERVAL_MS);
+  // Expired sessions and sign-in counters whose window has closed go now and every hour.
+  const prune = () =>
+    Promise.all([
+      app.pruneSessions().catch((error) => app.log.warn({ err: error }, 'session prune failed')),
+      pruneThrottle(database.db).catch((error) => app.log.warn({ err: error }, 'sign-in counter prune failed')),
+    ]);
+  void prune();
+  const pruneTimer = setInterval(prune, PRUNE_INTERVAL_MS);
   pruneTimer.unref();
 
   onShutdown(app.log, async () => {
@@ -34,8 +42,10 @@ async function main() {
     await workers?.stop();
     await queue.close();
     await pipeline.close();
+    await storage.removeOwnTemp();
     await database.close();
   });
+  if (staleTemp > 0) app.log.info(`removed the temporary files of ${staleTemp} stopped process(es)`);
 
   await app.listen({ port: config.port, host: config.host });
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}/db`;

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import pino from 'pino';
 import { loadConfig } from './config';
 import { openDatabase } from './db/open';
+import { loggerOptions } from './http/log-options';
 import { createJobQueue } from './jobs/queue';
 import { startJobWorkers } from './jobs/workers';
 import { createPipelinePool } from './pipeline/worker-pool';
@@ -18,9 +19,11 @@ async function main() {
         'With the embedded database, npm start already runs the workers in its own process.',
     );
   }
-  const log = pino({ level: config.logLevel });
+  const log = pino(loggerOptions(config.logLevel));
   const database = await openDatabase(config);
   const storage = createStorage(config.dataDir);
+  // Partial uploads and half-done work of processes that died; the folders of running ones stay.
+  const staleTemp = await storage.startTemp();
   const pipeline = createPipelinePool();
   const queue = await createJobQueue(database, { log });
   // A worker process answers no HTTP: unless told otherwise it uses every core (npm start keeps one free).
@@ -30,8 +33,10 @@ async function main() {
     await workers.stop();
     await queue.close();
     await pipeline.close();
+    await storage.removeOwnTemp();
     await database.close();
   });
+  if (staleTemp > 0) log.info(`removed the temporary files of ${staleTemp} stopped process(es)`);
   log.info(`FamilyStar worker ${process.pid} is running ${concurrency} job(s) at a time`);
 }
 

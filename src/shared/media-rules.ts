@@ -1,5 +1,6 @@
 // People, face and voice rules and messages (spec 01 §5, §8, §9), shared by the forms and the routes.
 import { z } from 'zod';
+import { cleanText } from './validation';
 
 export const MEDIA_MESSAGES = {
   storageFull: 'Your storage is full. Delete some face clips, recordings or videos to make room, then try again.',
@@ -115,9 +116,10 @@ export const FACE_EXPRESSIONS = ['neutral', 'smile', 'profile-left', 'profile-ri
 export const VOICE_STEP_TYPES = ['casual', 'instructional', 'question', 'storytelling', 'happy'] as const;
 
 const text = (label: string, min: number, max: number, tooShort: string, tooLong: string) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${label} is required` : `${label} must be text`) })
-    .trim()
+  cleanText(
+    z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${label} is required` : `${label} must be text`) }).trim(),
+    label,
+  )
     .min(min, tooShort)
     .max(max, tooLong);
 
@@ -129,9 +131,7 @@ export type PersonInput = z.infer<typeof personSchema>;
 
 export const mediaNameSchema = text('Name', 1, 200, 'Name is required', 'Name must be at most 200 characters');
 
-export const expressionTypeSchema = z
-  .string({ error: 'Expression type must be text' })
-  .trim()
+export const expressionTypeSchema = cleanText(z.string({ error: 'Expression type must be text' }).trim(), 'Expression type')
   .min(1, 'Expression type is required')
   .max(50, 'Expression type must be at most 50 characters');
 

@@ -2,6 +2,7 @@
 // forms and the admin routes. One schema per form; the routes parse JSON and multipart fields with them.
 import { z } from 'zod';
 import { dollarsToCents } from './prices';
+import { cleanText } from './validation';
 
 export const TEMPLATE_MESSAGES = {
   titleTooShort: 'Title must be at least 3 characters',
@@ -67,19 +68,21 @@ export const TEMPLATE_IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp';
 
 // ---- field schemas -----------------------------------------------------------------------------------
 
-const requiredText = (tooShort: string, min: number, max: number, tooLong: string) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? tooShort : 'Must be text') })
-    .trim()
+const requiredText = (label: string, tooShort: string, min: number, max: number, tooLong: string, multiline = false) =>
+  cleanText(z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? tooShort : 'Must be text') }).trim(), label, {
+    multiline,
+  })
     .min(min, tooShort)
     .max(max, tooLong);
 
-const title = requiredText(TEMPLATE_MESSAGES.titleTooShort, 3, TEMPLATE_LIMITS.titleMax, TEMPLATE_MESSAGES.titleTooLong);
+const title = requiredText('Title', TEMPLATE_MESSAGES.titleTooShort, 3, TEMPLATE_LIMITS.titleMax, TEMPLATE_MESSAGES.titleTooLong);
 const description = requiredText(
+  'Description',
   TEMPLATE_MESSAGES.descriptionTooShort,
   10,
   TEMPLATE_LIMITS.descriptionMax,
   TEMPLATE_MESSAGES.descriptionTooLong,
+  true,
 );
 /** Categories are words (the library's filter is built from them), stored in lower case. */
 const category = z
@@ -135,9 +138,7 @@ const priceCents = z
     return cents;
   });
 
-const mediaUrl = z
-  .string({ error: TEMPLATE_MESSAGES.fillAllFields })
-  .trim()
+const mediaUrl = cleanText(z.string({ error: TEMPLATE_MESSAGES.fillAllFields }).trim(), 'The video or thumbnail URL')
   .min(1, TEMPLATE_MESSAGES.fillAllFields)
   .max(2048, TEMPLATE_MESSAGES.invalidUrl)
   .regex(/^(\/(?!\/)|https?:\/\/)\S*$/, TEMPLATE_MESSAGES.invalidUrl);

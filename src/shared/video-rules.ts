@@ -1,6 +1,7 @@
 // Creating a personalised video (spec 02 §5, §8): the form's rules and messages, shared by the form and
 // the route.
 import { z } from 'zod';
+import { cleanText } from './validation';
 
 export const VIDEO_MESSAGES = {
   titleTooShort: 'Title must be at least 3 characters',
@@ -43,8 +44,8 @@ export const createProcessedVideoSchema = z.object({
   templateId: id.optional(),
   userId: id.nullish(),
   personId: id.nullish(),
-  title: z.string({ error: VIDEO_MESSAGES.titleTooShort }).trim().min(3, VIDEO_MESSAGES.titleTooShort).max(200, VIDEO_MESSAGES.titleTooLong),
-  description: z.string().trim().max(2000, 'Description must be at most 2000 characters').nullish(),
+  title: cleanText(z.string({ error: VIDEO_MESSAGES.titleTooShort }).trim(), 'Title').min(3, VIDEO_MESSAGES.titleTooShort).max(200, VIDEO_MESSAGES.titleTooLong),
+  description: cleanText(z.string().trim(), 'Description', { multiline: true }).max(2000, 'Description must be at most 2000 characters').nullish(),
   faceImageId: id.nullish(),
   voiceRecordingId: id.nullish(),
   useFaceSwap: z.boolean().default(true),

@@ -1,6 +1,7 @@
 // The voice-only processor (spec 02 §2, §5, §8): a parent's own video whose voice becomes a person's.
 // Its rules and messages, shared by the page and POST /api/upload/voice-only-video.
 import { z } from 'zod';
+import { cleanText } from './validation';
 import { FACE_VIDEO_TYPES, MEDIA_LIMITS } from './media-rules';
 import { VIDEO_MESSAGES } from './video-rules';
 
@@ -34,9 +35,7 @@ export const voiceOnlyFieldsSchema = z.object({
     .refine((text) => text !== '', { message: VOICE_ONLY_MESSAGES.noPerson, abort: true })
     .refine((text) => /^[1-9]\d{0,9}$/.test(text) && Number(text) <= 2_147_483_647, 'Invalid id')
     .transform(Number),
-  title: z
-    .string({ error: VOICE_ONLY_MESSAGES.titleRequired })
-    .trim()
+  title: cleanText(z.string({ error: VOICE_ONLY_MESSAGES.titleRequired }).trim(), 'Title')
     .min(1, VOICE_ONLY_MESSAGES.titleRequired)
     .min(3, VIDEO_MESSAGES.titleTooShort)
     .max(200, VIDEO_MESSAGES.titleTooLong),

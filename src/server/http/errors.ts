@@ -48,6 +48,23 @@ function isMalformedMultipart(error: Error): boolean {
   return /^(Unexpected end of (form|multipart data)|Multipart: Boundary not found|Malformed part header)/.test(error.message);
 }
 
+/** The SQLSTATE of a database error, found under drizzle's wrapper (its `cause`). */
+function sqlState(error: unknown): string | undefined {
+  let current = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (typeof current.code === 'string' && /^[0-9A-Z]{5}$/.test(current.code)) return current.code;
+    current = current.cause as typeof current;
+  }
+  return undefined;
+}
+
+/**
+ * Text the database cannot store: 22021 (a NUL, which PostgreSQL and PGlite refuse in text) and 22P05.
+ * The shared schemas refuse control characters in every field they know (cleanText); this answers for
+ * any text that reaches the database without one.
+ */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
@@ -62,6 +79,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // Fastify's own client errors (body too large, bad content type, ...) have readable messages.
       return reply.status(status).send({ message: error.message });
     }
+    const state = sqlState(error);
+    if (state && UNSTORABLE_TEXT.has(state)) return reply.status(400).send({ message: MESSAGES.unusableCharacters });
+    // The err serializer (log-options.ts) leaves out the failed query's parameters.
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });

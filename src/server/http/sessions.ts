@@ -49,6 +49,9 @@ export function createSessions(db: Db, cookie: SessionCookieOptions) {
   }
 
   return {
+    /** The session cookie's options (path, httpOnly, SameSite, Secure, signed); other auth cookies follow them. */
+    cookieOptions,
+
     async currentUser(request: FastifyRequest): Promise<UserRow | null> {
       if (request.sessionUser !== undefined) return request.sessionUser;
       const id = sessionIdOf(request);

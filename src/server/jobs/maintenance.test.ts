@@ -61,6 +61,7 @@ describe.each(databases)('maintenance on $name', (testDatabase) => {
     await utimes(path.join(tmp, 'old-upload'), longAgo, longAgo);
     await utimes(path.join(tmp, 'job-dir'), longAgo, longAgo);
     expect(await t.storage.sweepTemp(6 * 60 * 60 * 1000)).toBe(2);
-    expect(await readdir(tmp)).toEqual(['new-upload']);
+    // Besides this process's own temporary folder (storage/temp-folders.test.ts).
+    expect((await readdir(tmp)).filter((entry) => path.join(tmp, entry) !== t.storage.tempFolder)).toEqual(['new-upload']);
   });
 });

@@ -155,11 +155,14 @@ export interface ProbeResult {
   hasAudio: boolean;
   width?: number;
   height?: number;
+  /** ffprobe's codec names of the first video and audio streams (e.g. h264, vp9, aac, opus). */
+  videoCodec?: string;
+  audioCodec?: string;
 }
 
 interface FfprobeJson {
   format?: { format_name?: string; duration?: string };
-  streams?: { codec_type?: string; width?: number; height?: number; duration?: string }[];
+  streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string }[];
 }
 
 /** Templates are the longest media here (3 hours); nothing is read past this unless asked. */
@@ -178,15 +181,18 @@ export async function probe(file: string, options: { maxSeconds?: number } = {})
   const json = JSON.parse(stdout) as FfprobeJson;
   const streams = json.streams ?? [];
   const video = streams.find((stream) => stream.codec_type === 'video');
+  const audio = streams.find((stream) => stream.codec_type === 'audio');
   let duration: number | undefined = Number(json.format?.duration ?? streams.find((stream) => stream.duration)?.duration);
   if (!Number.isFinite(duration) || duration <= 0) duration = await packetDuration(file, options.maxSeconds ?? DEFAULT_PROBE_MAX_SECONDS);
   return {
     formatName: json.format?.format_name ?? '',
     duration: duration !== undefined && Number.isFinite(duration) && duration > 0 ? duration : undefined,
     hasVideo: Boolean(video),
-    hasAudio: streams.some((stream) => stream.codec_type === 'audio'),
+    hasAudio: Boolean(audio),
     width: video?.width || undefined,
     height: video?.height || undefined,
+    videoCodec: video?.codec_name || undefined,
+    audioCodec: audio?.codec_name || undefined,
   };
 }
 

@@ -4,14 +4,15 @@
 // What a file may cost is capped before any of it is decoded: pixels from the image header, seconds
 // and picture size from the probe, every ffmpeg run limited in time (ffmpeg.ts) and in how many run
 // at once (media-limiter.ts).
-import { open, rm, stat, writeFile } from 'node:fs/promises';
+import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../shared/media-rules';
+import { MESSAGES } from '../../shared/validation';
 import { HttpError, badRequest } from '../http/errors';
 import type { MediaKind, Storage, StoredFile } from '../storage/storage';
-import { MediaTimeoutError, type ProbeResult, probe, runToNull } from './ffmpeg';
+import { DECODER_GUARD_ARGS, MEDIA_TIMEOUTS, MediaTimeoutError, type ProbeResult, probe, runFfmpeg, runToNull } from './ffmpeg';
 import { type MediaLimiter, mediaLimiter } from './media-limiter';
-import { type SniffedType, sniff } from './sniff';
+import { type SniffedType, WEBM_CODECS, sniff } from './sniff';
 
 export interface MediaRule {
   family: 'image' | 'audio' | 'video';
@@ -137,15 +138,33 @@ export async function ingestTempFile(
     const type = sniff(await readHead(tempFile, 64));
     if (!type || !familyFits(type, rule.family)) throw badRequest(rule.invalidType);
 
-    const checked = await (options.limiter ?? mediaLimiter).run(ownerId, () =>
-      checkMedia(tempFile, type, rule).catch((error: unknown) => {
+    const checked = await (options.limiter ?? mediaLimiter).run(ownerId, async () => {
+      const media = await checkMedia(tempFile, type, rule).catch((error: unknown) => {
         throw asUserError(error);
-      }),
-    );
+      });
+      if (media.remux) await rewrite(storage, tempFile, media.remux);
+      return media;
+    });
     const file = await storage.moveIn(tempFile, rule.kind, ownerId, checked.ext);
     return { file, type, probe: checked.probe, duration: checked.duration };
   } catch (error) {
     await rm(tempFile, { force: true });
+    throw error;
+  }
+}
+
+/** Rewrites `file` in place with ffmpeg output options (a remux or a sound made playable); time-limited. */
+async function rewrite(storage: Storage, file: string, outputArgs: string[]): Promise<void> {
+  const output = await storage.tempPath();
+  try {
+    await runFfmpeg(['-nostdin', '-v', 'error', ...DECODER_GUARD_ARGS, '-i', file, ...outputArgs, '-y', output], { timeoutMs: MEDIA_TIMEOUTS.checkMs }).catch(
+      (error: unknown) => {
+        throw asUserError(error);
+      },
+    );
+    await rename(output, file);
+  } catch (error) {
+    await rm(output, { force: true });
     throw error;
   }
 }
@@ -199,6 +218,30 @@ interface CheckedMedia {
   ext: string;
   probe: ProbeResult;
   duration: number | undefined;
+  /** ffmpeg output options that make the file what `ext` says, when it is not yet (Matroska only). */
+  remux?: string[];
+}
+
+const fitsWebm = (probed: ProbeResult) =>
+  (!probed.hasVideo || (WEBM_CODECS.video as readonly string[]).includes(probed.videoCodec ?? '')) &&
+  (!probed.hasAudio || (WEBM_CODECS.audio as readonly string[]).includes(probed.audioCodec ?? ''));
+
+/**
+ * How a Matroska file is stored, so that the content type it is served with is true and browsers play
+ * it (decision 015, Media types). Codecs WebM allows: kept as WebM (rewritten as WebM when its header
+ * says Matroska). An H.264 picture: copied into MP4 (sound copied when AAC or MP3, else made AAC). Any
+ * other picture: refused with a message. Sound alone that is not Opus or Vorbis: made AAC in M4A.
+ */
+function storedMatroska(type: SniffedType, probed: ProbeResult, family: 'audio' | 'video'): Pick<CheckedMedia, 'ext' | 'remux'> {
+  const webm = family === 'audio' ? 'weba' : 'webm';
+  const streams = family === 'audio' ? ['-map', '0:a:0'] : ['-map', '0:v:0', '-map', '0:a:0?'];
+  if (fitsWebm(probed)) return type.ext === 'webm' ? { ext: webm } : { ext: webm, remux: [...streams, '-c', 'copy', '-f', 'webm'] };
+  if (family === 'audio') return { ext: 'm4a', remux: [...streams, '-c:a', 'aac', '-b:a', '128k', '-f', 'mp4'] };
+  if (probed.videoCodec === 'h264') {
+    const sound = ['aac', 'mp3'].includes(probed.audioCodec ?? '') ? 'copy' : 'aac';
+    return { ext: 'mp4', remux: [...streams, '-c:v', 'copy', '-c:a', sound, '-movflags', '+faststart', '-f', 'mp4'] };
+  }
+  throw badRequest(MESSAGES.videoCodecNotPlayable);
 }
 
 async function checkMedia(file: string, type: SniffedType, rule: MediaRule): Promise<CheckedMedia> {
@@ -226,8 +269,8 @@ async function checkMedia(file: string, type: SniffedType, rule: MediaRule): Pro
     if (duration < MEDIA_LIMITS.voiceMinSeconds) throw badRequest(MEDIA_MESSAGES.recordingTooShort);
     if (duration > VOICE_MAX_SECONDS) throw badRequest(MEDIA_MESSAGES.recordingTooLong);
     // Served with an audio content type (sniff names the containers after their video use).
-    const ext = type.ext === 'webm' ? 'weba' : type.ext === 'mp4' ? 'm4a' : type.ext;
-    return { ext, probe: probed, duration };
+    if (isMatroska(type)) return { ...storedMatroska(type, probed, 'audio'), probe: probed, duration };
+    return { ext: type.ext === 'mp4' ? 'm4a' : type.ext, probe: probed, duration };
   }
 
   const probed = await probe(file, { maxSeconds: readUpTo(FACE_VIDEO_MAX_SECONDS) });
@@ -235,8 +278,11 @@ async function checkMedia(file: string, type: SniffedType, rule: MediaRule): Pro
   checkVideoPicture(probed);
   if (probed.duration !== undefined && probed.duration > FACE_VIDEO_MAX_SECONDS) throw badRequest(MEDIA_MESSAGES.faceVideoTooLong);
   await checkVideoPackets(file, FACE_VIDEO_MAX_SECONDS, MEDIA_MESSAGES.faceVideoTooLong);
-  return { ext: type.ext, probe: probed, duration: probed.duration };
+  const stored = isMatroska(type) ? storedMatroska(type, probed, 'video') : { ext: type.ext };
+  return { ...stored, probe: probed, duration: probed.duration };
 }
+
+const isMatroska = (type: SniffedType) => type.ext === 'webm' || type.ext === 'mkv';
 
 /**
  * Refuses an image over MEDIA_LIMITS.imageMaxPixels or imageMaxSide, from its header (sharp reads the

@@ -2,12 +2,17 @@
 //   <DATA_DIR>/media/<kind>/<ownerId>/<id[0..1]>/<id[2..3]>/<id>.<ext>
 // Files are named by a random id, never by the uploaded name. A row keeps the file's URL,
 // /api/media/<kind>/<ownerId>/<id>.<ext>, which the media route maps back here after checking access.
-import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+//
+// Temporary files (uploads in flight, jobs' work folders) live in a folder of the process that made
+// them, <DATA_DIR>/tmp/<host>_<pid>_<random>, since several processes may share DATA_DIR (decision 015).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream, readlinkSync } from 'node:fs';
+import { copyFile, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { processIsAlive } from '../process-alive';
 
 /** Owner is a user id for people's media and processed videos, a template id for template media. */
 export const MEDIA_KINDS = ['face-images', 'face-videos', 'voice-recordings', 'processed-videos', 'templates'] as const;
@@ -26,15 +31,69 @@ export interface StoredFile {
 
 const FILE_NAME = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([a-z0-9]{2,5})$/;
 
+/** A process's temporary folder: `<host>_<pid>_<8 hex>` (host made file-name safe). */
+const TEMP_FOLDER = /^(.+)_(\d+)_([0-9a-f]{8})$/;
+/**
+ * Where a pid means something: the host name, and on Linux the pid namespace (containers sharing a
+ * host name, as with host networking, each have their own pids).
+ */
+export const TEMP_HOST = [hostname(), pidNamespace()]
+  .filter(Boolean)
+  .join('-')
+  .replace(/[^A-Za-z0-9.-]/g, '-');
+
+function pidNamespace(): string | undefined {
+  try {
+    return /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A process touches its temporary folder every minute; a folder untouched for ten is nobody's (the
+ * only test that works for a process of another host or container, whose pid means nothing here).
+ */
+const HEARTBEAT_MS = 60 * 1000;
+const HEARTBEAT_STALE_MS = 10 * 60 * 1000;
+/** Temporary folders of this process's storages (tests build several in one process). */
+const ownFolders = new Set<string>();
+
+/**
+ * Whether a temporary folder's process is gone: of this host, its pid is dead, or is ours under another
+ * name (an earlier life of this process); of any host, it has not been touched for ten minutes.
+ */
+async function ownerIsGone(tmpRoot: string, folder: string): Promise<boolean> {
+  const match = TEMP_FOLDER.exec(folder);
+  if (!match || ownFolders.has(folder)) return false;
+  const pid = Number(match[2]);
+  if (match[1] === TEMP_HOST && (pid === process.pid || !processIsAlive(pid))) return true;
+  const info = await stat(path.join(tmpRoot, folder)).catch(() => undefined);
+  return info !== undefined && Date.now() - info.mtimeMs > HEARTBEAT_STALE_MS;
+}
+
 export class FileTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`File is larger than ${maxBytes} bytes`);
   }
 }
 
-export function createStorage(dataDir: string) {
+export function createStorage(dataDir: string, options: { heartbeatMs?: number } = {}) {
   const root = path.join(dataDir, 'media');
   const tmpRoot = path.join(dataDir, 'tmp');
+  const ownFolder = `${TEMP_HOST}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  ownFolders.add(ownFolder);
+  const ownTmp = path.join(tmpRoot, ownFolder);
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  /** Makes this process's temporary folder (again: a sweep may have found it empty and idle) and keeps it touched. */
+  async function makeOwnTemp(): Promise<void> {
+    await mkdir(ownTmp, { recursive: true });
+    heartbeat ??= setInterval(() => {
+      const now = new Date();
+      utimes(ownTmp, now, now).catch(() => {});
+    }, options.heartbeatMs ?? HEARTBEAT_MS).unref();
+  }
 
   function locate(kind: MediaKind, ownerId: number, fileName: string): StoredFile {
     const match = FILE_NAME.exec(fileName);
@@ -54,10 +113,34 @@ export function createStorage(dataDir: string) {
   return {
     root,
 
+    /** This process's temporary folder. */
+    tempFolder: ownTmp,
+
     /** A new temporary file path (same file system as storage, so moving in is a rename). */
     async tempPath(): Promise<string> {
-      await mkdir(tmpRoot, { recursive: true });
-      return path.join(tmpRoot, randomUUID());
+      await makeOwnTemp();
+      return path.join(ownTmp, randomUUID());
+    },
+
+    /**
+     * At start: removes the temporary folders left by processes that are gone (a crash, a kill), with
+     * the partial uploads and half-done work in them, and makes this process's own. The folders of
+     * processes still running (another web process, a worker) are kept. Returns how many went.
+     */
+    async startTemp(): Promise<number> {
+      const entries = await readdir(tmpRoot).catch(() => [] as string[]);
+      const gone = [];
+      for (const entry of entries) if (await ownerIsGone(tmpRoot, entry)) gone.push(entry);
+      await Promise.all(gone.map((entry) => rm(path.join(tmpRoot, entry), { recursive: true, force: true })));
+      await makeOwnTemp();
+      return gone.length;
+    },
+
+    /** At a clean shutdown (after uploads and jobs have stopped): removes this process's temporary folder. */
+    async removeOwnTemp(): Promise<void> {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+      await rm(ownTmp, { recursive: true, force: true });
     },
 
     /** Streams into a temporary file, failing with FileTooLargeError (and removing it) past maxBytes. */
@@ -117,16 +200,41 @@ export function createStorage(dataDir: string) {
       if (file) await rm(file.path, { force: true });
     },
 
-    /** Removes temporary files and folders older than `maxAgeMs` (uploads cut off, jobs killed half-way). */
+    /**
+     * The periodic sweep: removes the folders of processes that are gone (as at start), and in the
+     * others, files and folders older than `maxAgeMs` (uploads cut off, jobs killed half-way). Returns
+     * how many entries went.
+     */
     async sweepTemp(maxAgeMs: number): Promise<number> {
-      const entries = await readdir(tmpRoot).catch(() => [] as string[]);
-      let removed = 0;
-      for (const entry of entries) {
-        const full = path.join(tmpRoot, entry);
+      const olderThan = async (full: string, ageMs: number) => {
         const info = await stat(full).catch(() => undefined);
-        if (info && Date.now() - info.mtimeMs > maxAgeMs) {
+        return info !== undefined && Date.now() - info.mtimeMs > ageMs;
+      };
+      const removeOld = async (folder: string) => {
+        let removed = 0;
+        for (const entry of await readdir(folder).catch(() => [] as string[])) {
+          const full = path.join(folder, entry);
+          if (await olderThan(full, maxAgeMs)) {
+            await rm(full, { recursive: true, force: true });
+            removed++;
+          }
+        }
+        return removed;
+      };
+      let removed = 0;
+      for (const entry of await readdir(tmpRoot).catch(() => [] as string[])) {
+        const full = path.join(tmpRoot, entry);
+        if (!TEMP_FOLDER.test(entry)) {
+          // A file of the layout before per-process folders.
+          if (await olderThan(full, maxAgeMs)) {
+            await rm(full, { recursive: true, force: true });
+            removed++;
+          }
+        } else if (await ownerIsGone(tmpRoot, entry)) {
           await rm(full, { recursive: true, force: true });
           removed++;
+        } else {
+          removed += await removeOld(full);
         }
       }
       return removed;

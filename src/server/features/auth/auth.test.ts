@@ -2,10 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../../shared/validation';
 import { buildApp } from '../../app';
-import { users } from '../../db/schema';
+import { loginThrottle, users } from '../../db/schema';
 import { testDatabases } from '../../testing/databases';
 import { type TestApp, TestClient, createTestApp, json } from '../../testing/test-app';
 import { SESSION_COOKIE } from '../../http/sessions';
+import { DEVICE_COOKIE } from './known-device';
+import { pruneThrottle } from './throttle';
 
 const databases = await testDatabases();
 
@@ -39,7 +41,8 @@ describe.each(databases)('accounts API on $name', (testDatabase) => {
       });
       expect(JSON.stringify(body)).not.toContain('password');
 
-      const cookie = response.headers['set-cookie'] as string;
+      // The session's cookie, and the known-device cookie (known-device.ts).
+      const cookie = [response.headers['set-cookie']].flat().find((header) => header?.startsWith(`${SESSION_COOKIE}=`));
       expect(cookie).toContain(`${SESSION_COOKIE}=`);
       expect(cookie).toMatch(/HttpOnly/i);
       expect(cookie).toMatch(/SameSite=Lax/i);
@@ -189,17 +192,99 @@ describe.each(databases)('accounts API on $name', (testDatabase) => {
       expect(client.cookie(SESSION_COOKIE)).toBeUndefined();
     });
 
-    it('limits failed logins per account: the 6th try is 429 even with the right password', async () => {
+    it('refuses a brute force on one account from one address: the 6th try is 429 even with the right password', async () => {
       const account = await t.client().register();
+      // The attacker has an account of their own: its known-device cookie vouches for that account only.
+      const attacker = t.client();
+      await attacker.register();
       for (let attempt = 0; attempt < 5; attempt++) {
-        // Each attempt from another address: the account's own limit must hold.
-        const response = await t.client().post('/api/login', { username: account.username, password: 'wrong password' });
+        const response = await attacker.post('/api/login', { username: account.username, password: 'wrong password' });
         expect(response.statusCode).toBe(401);
       }
-      const blocked = await t.client().post('/api/login', { username: account.username, password: account.password });
+      const blocked = await attacker.post('/api/login', { username: account.username, password: account.password });
       expect(blocked.statusCode).toBe(429);
       expect(json(blocked).message).toMatch(/^Too many failed login attempts\. Please try again in 15 minutes\.$/);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(800);
+      // The account itself is not locked: its owner elsewhere signs in.
+      expect((await t.client().post('/api/login', { username: account.username, password: account.password })).statusCode).toBe(200);
+    });
+
+    it('lets no stranger lock a parent out: failures from 12 other addresses and from the parent’s own leave the parent’s known device signing in', async () => {
+      const parent = t.client();
+      const account = await parent.register();
+      expect(parent.cookie(DEVICE_COOKIE)).toBeTruthy();
+      await parent.post('/api/logout');
+
+      // A stranger guesses from 12 addresses, 5 each: 60 failures, twice the account's ceiling.
+      const statuses: number[] = [];
+      for (let address = 0; address < 12; address++) {
+        const stranger = t.client();
+        for (let attempt = 0; attempt < 5; attempt++) {
+          statuses.push((await stranger.post('/api/login', { username: account.username, password: `guess ${address}.${attempt}` })).statusCode);
+        }
+      }
+      // Past 30 the account is slowed to one attempt a minute from unknown devices: the rest wait.
+      expect(statuses.filter((status) => status === 401)).toHaveLength(31);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(29);
+      // And from the parent's own address (a shared network), without the parent's cookie: 25 more.
+      for (let attempt = 0; attempt < 25; attempt++) {
+        await t.app.inject({ method: 'POST', url: '/api/login', remoteAddress: parent.remoteAddress, payload: { username: account.username, password: 'guess' } });
+      }
+
+      const signedIn = await parent.post('/api/login', { username: account.username, password: account.password });
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      expect(json(await parent.get('/api/me')).id).toBe(account.user.id);
+
+      // A new device is slowed down, not locked: once the minute has passed it signs in.
+      const newDevice = t.client();
+      const waiting = await newDevice.post('/api/login', { username: account.username, password: account.password });
+      expect(waiting.statusCode).toBe(429);
+      expect(Number(waiting.headers['retry-after'])).toBeLessThanOrEqual(60);
+      await t.database.db
+        .update(loginThrottle)
+        .set({ windowStart: new Date(Date.now() - 61_000) })
+        .where(eq(loginThrottle.key, `account-pace:${account.username.toLowerCase()}`));
+      expect((await newDevice.post('/api/login', { username: account.username, password: account.password })).statusCode).toBe(200);
+    });
+
+    it('counts a known device alone: 5 failures stop that browser, not the parent’s other devices; a forged cookie is no known device', async () => {
+      const laptop = t.client();
+      const account = await laptop.register();
+      const phone = t.client();
+      expect((await phone.post('/api/login', { username: account.username, password: account.password })).statusCode).toBe(200);
+
+      const cookie = laptop.cookie(DEVICE_COOKIE)!;
+      const setCookie = String((await laptop.post('/api/login', { username: account.username, password: account.password })).headers['set-cookie']);
+      expect(setCookie).toMatch(new RegExp(`${DEVICE_COOKIE.replace('.', '\\.')}=[^;]+; Max-Age=31536000; Path=/api/login; .*HttpOnly; SameSite=Lax`, 'i'));
+
+      for (let attempt = 0; attempt < 5; attempt++) {
+        expect((await laptop.post('/api/login', { username: account.username, password: 'wrong password' })).statusCode).toBe(401);
+      }
+      expect((await laptop.post('/api/login', { username: account.username, password: account.password })).statusCode).toBe(429);
+      expect((await phone.post('/api/login', { username: account.username, password: account.password })).statusCode).toBe(200);
+
+      // The laptop's cookie tampered with, or sent from elsewhere without it, is an unknown device: refused
+      // after 5 failures from one address.
+      const forged = `${cookie.slice(0, -3)}abc`;
+      const elsewhere = t.client();
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          remoteAddress: elsewhere.remoteAddress,
+          cookies: { [DEVICE_COOKIE]: forged },
+          payload: { username: account.username, password: 'wrong password' },
+        });
+        expect(response.statusCode).toBe(401);
+      }
+      const refused = await t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        remoteAddress: elsewhere.remoteAddress,
+        cookies: { [DEVICE_COOKIE]: forged },
+        payload: { username: account.username, password: account.password },
+      });
+      expect(refused.statusCode).toBe(429);
     });
 
     it('holds the limits against parallel logins: 100 at once for one account, the right password among them, are mostly refused', async () => {
@@ -214,6 +299,23 @@ describe.each(databases)('accounts API on $name', (testDatabase) => {
       // Each attempt is counted before its password is checked: five get an answer, the rest wait.
       expect(statuses.filter((status) => status === 401 || status === 200).length).toBeLessThanOrEqual(10);
       expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(90);
+    });
+
+    it('holds the limits against parallel logins on a known device, and from 100 addresses at once', async () => {
+      const parent = t.client();
+      const account = await parent.register();
+      const fromDevice = await Promise.all(
+        Array.from({ length: 100 }, (_, index) => parent.post('/api/login', { username: account.username, password: index === 50 ? account.password : `wrong ${index}` })),
+      );
+      expect(fromDevice.filter((response) => response.statusCode === 429).length).toBeGreaterThanOrEqual(90);
+
+      const other = await t.client().register();
+      const everywhere = await Promise.all(
+        Array.from({ length: 100 }, (_, index) => t.client().post('/api/login', { username: other.username, password: `wrong ${index}` })),
+      );
+      // The account's 30, and one more past them in its minute.
+      expect(everywhere.filter((response) => response.statusCode === 401)).toHaveLength(31);
+      expect(everywhere.filter((response) => response.statusCode === 429)).toHaveLength(69);
     });
 
     it('limits failed logins per address across accounts', async () => {
@@ -240,6 +342,27 @@ describe.each(databases)('accounts API on $name', (testDatabase) => {
         await t.client().post('/api/login', { username: account.username, password: 'wrong password' });
       }
       expect((await t.client().post('/api/login', { username: account.username, password: account.password })).statusCode).toBe(200);
+    });
+  });
+
+  describe('sign-in counters', () => {
+    it('are pruned once their window has closed (main.ts runs pruneThrottle at start and every hour)', async () => {
+      const ago = (minutes: number) => new Date(Date.now() - minutes * 60 * 1000);
+      await t.database.db.insert(loginThrottle).values([
+        { key: 'account-pace:pruned_user', failures: 1, windowStart: ago(61) },
+        { key: 'register:192.0.2.2', failures: 10, windowStart: ago(61) },
+        { key: 'register:192.0.2.3', failures: 10, windowStart: ago(59) },
+        { key: 'account:kept_user', failures: 3, windowStart: ago(1) },
+      ]);
+      expect(await pruneThrottle(t.database.db)).toBe(2);
+      const left = (await t.database.db.select({ key: loginThrottle.key }).from(loginThrottle)).map((row) => row.key);
+      expect(left).not.toContain('account-pace:pruned_user');
+      expect(left).not.toContain('register:192.0.2.2');
+      // Still counting: a registration window of an hour, a fresh failure.
+      expect(left).toEqual(expect.arrayContaining(['register:192.0.2.3', 'account:kept_user']));
+      // Every row left is in a window that may still count.
+      const rows = await t.database.db.select().from(loginThrottle);
+      expect(rows.every((row) => row.windowStart.getTime() > ago(60).getTime())).toBe(true);
     });
   });
 

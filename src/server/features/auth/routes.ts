@@ -8,11 +8,12 @@ import { requireUser } from '../../http/guards';
 import type { RouteDeps } from '../../http/route-deps';
 import { toCurrentUser } from '../users/serialize';
 import { rethrowUserConflict } from '../users/unique';
-import { LIMITS, THROTTLE_MESSAGES, clearAttempts, releaseAttempt, reserveAttempt } from './throttle';
+import { knownDeviceFor, rememberDevice } from './known-device';
+import { LIMITS, THROTTLE_MESSAGES, releaseAttempt, reserveAttempt, reserveSignIn } from './throttle';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
 
 export async function authRoutes(app: FastifyInstance, { db, sessions }: RouteDeps) {
-  app.post('/register', async (request, reply) => {
+  app.post('/register', { config: { public: true } }, async (request, reply) => {
     const input = parseInput(registerRequestSchema, request.body);
     const registrations = [LIMITS.registrationsPerAddress(request.ip)];
     // Reserved before the password is hashed; given back if no account is made (a name already taken).
@@ -22,6 +23,7 @@ export async function authRoutes(app: FastifyInstance, { db, sessions }: RouteDe
       throw error;
     });
     await sessions.start(request, reply, user.id);
+    rememberDevice(sessions, request, reply, user.id);
     return reply.status(201).send(toCurrentUser(user));
   });
 
@@ -48,28 +50,25 @@ export async function authRoutes(app: FastifyInstance, { db, sessions }: RouteDe
       .catch(rethrowUserConflict);
   }
 
-  app.post('/login', async (request, reply) => {
+  app.post('/login', { config: { public: true } }, async (request, reply) => {
     const input = parseInput(loginRequestSchema, request.body);
-    const account = LIMITS.failedLoginsPerAccount(input.username);
-    const address = LIMITS.failedLoginsPerAddress(request.ip);
-    // Reserved as a failure before the password is checked; a sign-in that works gives it back.
-    await reserveAttempt(db, [account, address], THROTTLE_MESSAGES.login);
     const [user] = await db
       .select()
       .from(users)
       .where(eq(sql`lower(${users.username})`, input.username.toLowerCase()))
       .limit(1);
+    // Reserved as a failure before the password is checked; a sign-in that works gives it back.
+    const attempt = await reserveSignIn(db, { username: input.username, address: request.ip, knownDevice: knownDeviceFor(request, user?.id) });
     const valid = await verifyPassword(input.password, user?.password ?? (await dummyPasswordHash()));
     if (!user || !valid) throw unauthorized(MESSAGES.invalidCredentials);
-    // A successful sign-in clears the account's count, and does not count against the address.
-    await clearAttempts(db, account);
-    await releaseAttempt(db, [address]);
+    await attempt.succeeded();
     // A new session id at sign-in: a session id planted before sign-in is worth nothing after it.
     await sessions.start(request, reply, user.id);
+    rememberDevice(sessions, request, reply, user.id);
     return toCurrentUser(user);
   });
 
-  app.post('/logout', async (request, reply) => {
+  app.post('/logout', { config: { public: true } }, async (request, reply) => {
     await sessions.end(request, reply);
     return reply.status(204).send();
   });

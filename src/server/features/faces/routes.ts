@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { expressionTypeSchema, MEDIA_LIMITS, MEDIA_MESSAGES, mediaNameSchema } from '../../../shared/media-rules';
 import { HttpError, badRequest, parseId, parseInput } from '../../http/errors';
 import { requireOwner, requireUser } from '../../http/guards';
+import { uploadBodyBytes } from '../../http/early-checks';
 import type { RouteDeps } from '../../http/route-deps';
 import { FACE_VIDEO_RULE, ingestTempFile } from '../../media/ingest';
 import { FileTooLargeError } from '../../storage/storage';
@@ -148,7 +149,8 @@ export async function faceRoutes(app: FastifyInstance, { db, sessions, storage, 
    * its owner, as a pending upload that expires unless POST /api/faceVideos saves it. The answer's `videoData` is the same URL as `videoUrl`: echoing up to 100 MB back as
    * base64 would help nobody. POST /api/faceVideos takes either to save it as a face video.
    */
-  app.post('/upload/video', async (request, reply) => {
+  const uploadLimit = { bytes: uploadBodyBytes(FACE_VIDEO_RULE.maxBytes), message: MEDIA_MESSAGES.videoTooLarge };
+  app.post('/upload/video', { config: { uploadLimit } }, async (request, reply) => {
     const user = await requireUser(sessions, request);
     if (!request.isMultipart()) throw badRequest(MEDIA_MESSAGES.noVideoSelected);
 

@@ -6,7 +6,7 @@ import type { FaceImage, FaceVideo } from '../../../shared/api-types';
 import { FACE_ANALYSIS_MESSAGES, TURNED_AWAY_YAW_DEGREES } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
 import type { Db } from '../../db/open';
-import { faceImages, faceVideos, pendingUploads } from '../../db/schema';
+import { faceImages, faceVideos, pendingUploads, people } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import type { JobQueue } from '../../jobs/queue';
 import { classifyExpression, expressionAgrees, isFaceExpression } from '../../pipeline/expressions';
@@ -231,29 +231,39 @@ export async function createFaceVideo(
 /** How long an upload waits for POST /api/faceVideos before the sweep removes it. */
 const PENDING_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** Records a streamed upload until a face video claims it (the file goes if the row cannot be written). */
+/**
+ * Records a streamed upload until a face video claims it (the file goes if the row cannot be written:
+ * 404 when the person was deleted meanwhile).
+ */
 export async function recordPendingUpload(db: Db, storage: Storage, person: PersonRow, file: StoredFile): Promise<void> {
-  const { size } = await stat(file.path);
-  await keepIfSaved(storage, file, () =>
-    db.insert(pendingUploads).values({
-      userId: person.userId,
-      personId: person.id,
-      url: file.url,
-      bytes: size,
-      expiresAt: new Date(Date.now() + PENDING_UPLOAD_TTL_MS),
-    }),
-  );
+  await keepIfSaved(storage, file, async () => {
+    const { size } = await stat(file.path);
+    await withPersonLocked(db, person.id, (tx) =>
+      tx.insert(pendingUploads).values({
+        userId: person.userId,
+        personId: person.id,
+        url: file.url,
+        bytes: size,
+        expiresAt: new Date(Date.now() + PENDING_UPLOAD_TTL_MS),
+      }),
+    );
+  });
 }
 
 /** A pending upload of this user (POST /api/upload/video) becomes the face video; the pending row goes. */
 async function saveUploadedVideo(db: Db, storage: Storage, person: PersonRow, input: NewFaceVideo, url: string): Promise<FaceVideoRow> {
   const file = storage.fromUrl(url);
   if (!file || file.kind !== FACE_VIDEO_RULE.kind || file.ownerId !== person.userId) throw badRequest(MEDIA_MESSAGES.uploadNotFound);
-  if (!(await stat(file.path).catch(() => undefined))?.isFile()) throw badRequest(MEDIA_MESSAGES.uploadNotFound);
+  if (!(await stat(file.path).catch(() => undefined))?.isFile()) {
+    // Deleting the person removes their pending uploads too: then the person is what is missing.
+    const [still] = await db.select({ id: people.id }).from(people).where(eq(people.id, person.id)).limit(1);
+    throw still ? badRequest(MEDIA_MESSAGES.uploadNotFound) : notFound(MEDIA_MESSAGES.personNotFound);
+  }
   // Already checked by the upload route; probed again only for the duration.
   const duration = (await probe(file.path, { maxSeconds: MEDIA_LIMITS.faceVideoMaxSeconds + 2 }).catch(() => undefined))?.duration;
   // Deleting the pending row claims the upload: of two requests naming it, one gets the row, the other 400.
-  return db.transaction(async (tx) => {
+  // The person is locked first (as deletePerson does), so a delete waits or has already happened (404).
+  return withPersonLocked(db, person.id, async (tx) => {
     const [claimed] = await tx
       .delete(pendingUploads)
       .where(and(eq(pendingUploads.userId, person.userId), eq(pendingUploads.url, file.url), gt(pendingUploads.expiresAt, new Date())))
@@ -270,12 +280,15 @@ async function saveUploadedVideo(db: Db, storage: Storage, person: PersonRow, in
   });
 }
 
-async function insertFaceVideo(db: Db, person: PersonRow, input: NewFaceVideo, file: StoredFile, duration: number | undefined) {
-  const [row] = await db
-    .insert(faceVideos)
-    .values({ userId: person.userId, personId: person.id, videoUrl: file.url, name: input.name, expressionType: input.expressionType, duration })
-    .returning();
-  return row!;
+/** Inserts the row with the person locked: 404 when the person was deleted while the video was checked. */
+function insertFaceVideo(db: Db, person: PersonRow, input: NewFaceVideo, file: StoredFile, duration: number | undefined) {
+  return withPersonLocked(db, person.id, async (tx) => {
+    const [row] = await tx
+      .insert(faceVideos)
+      .values({ userId: person.userId, personId: person.id, videoUrl: file.url, name: input.name, expressionType: input.expressionType, duration })
+      .returning();
+    return row!;
+  });
 }
 
 /** Deletes the row and its file; face images extracted from it stay (their sourceVideoId becomes null). */

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { count, desc, eq } from 'drizzle-orm';
 import {
+  TEMPLATE_LIMITS,
   TEMPLATE_MESSAGES,
   premiumPriceProblem,
   templateCreateSchema,
@@ -12,6 +13,7 @@ import {
 import { processedVideos, purchases, videoTemplates } from '../../db/schema';
 import { badRequest, conflict, notFound, parseId, parseInput } from '../../http/errors';
 import { requireAdmin } from '../../http/guards';
+import { uploadBodyBytes } from '../../http/early-checks';
 import type { RouteDeps } from '../../http/route-deps';
 import type { Storage } from '../../storage/storage';
 import { pgErrorOf } from '../users/unique';
@@ -105,7 +107,11 @@ export async function templateAdminRoutes(app: FastifyInstance, { db, sessions, 
     return reply.status(204).send();
   });
 
-  app.post('/admin/videoTemplates/upload', async (request, reply) => {
+  const uploadLimit = {
+    bytes: uploadBodyBytes(TEMPLATE_LIMITS.videoMaxBytes, TEMPLATE_LIMITS.thumbnailMaxBytes),
+    message: TEMPLATE_MESSAGES.videoTooLargeDetail,
+  };
+  app.post('/admin/videoTemplates/upload', { config: { uploadLimit } }, async (request, reply) => {
     await requireAdmin(sessions, request);
     const upload = await readTemplateUpload(request, storage);
     let createdId: number | undefined;

@@ -12,6 +12,7 @@ import type { Db } from '../../db/open';
 import { type UserRow, people } from '../../db/schema';
 import { HttpError, badRequest, notFound, parseInput } from '../../http/errors';
 import { requireUser } from '../../http/guards';
+import { uploadBodyBytes } from '../../http/early-checks';
 import type { RouteDeps } from '../../http/route-deps';
 import { MediaTimeoutError, probe } from '../../media/ffmpeg';
 import { checkStorageQuota, checkVideoPackets, checkVideoPicture, readHead } from '../../media/ingest';
@@ -22,7 +23,8 @@ import { checkMonthlyLimit, chooseVoice, insertAndQueueRender, toProcessedVideo 
 
 export async function voiceOnlyRoutes(app: FastifyInstance, { db, sessions, storage, queue }: RouteDeps) {
   /** Multipart: `video`, `title`, `personId` (text fields first, as the page sends them, but any order works). */
-  app.post('/upload/voice-only-video', async (request, reply) => {
+  const uploadLimit = { bytes: uploadBodyBytes(VOICE_ONLY_LIMITS.maxBytes), message: MEDIA_MESSAGES.videoTooLarge };
+  app.post('/upload/voice-only-video', { config: { uploadLimit } }, async (request, reply) => {
     const user = await requireUser(sessions, request);
     if (!request.isMultipart()) throw badRequest(MEDIA_MESSAGES.noFileSelected);
 

@@ -2,6 +2,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MEDIA_MESSAGES, mediaNameSchema } from '../../../shared/media-rules';
+import { cleanText } from '../../../shared/validation';
 import { HttpError, parseId, parseInput } from '../../http/errors';
 import { requireOwner, requireUser } from '../../http/guards';
 import type { RouteDeps } from '../../http/route-deps';
@@ -25,7 +26,7 @@ const createVoiceRecordingSchema = z.object({
   audioData: z.unknown().optional(),
   // `duration` is accepted and ignored: the server measures it.
   isDefault: z.boolean({ error: 'isDefault must be true or false' }).nullish(),
-  type: z.string({ error: 'type must be text' }).trim().max(50, 'type must be at most 50 characters').nullish(),
+  type: cleanText(z.string({ error: 'type must be text' }).trim(), 'type').max(50, 'type must be at most 50 characters').nullish(),
 });
 
 export async function voiceRoutes(app: FastifyInstance, { db, sessions, storage, queue }: RouteDeps) {
