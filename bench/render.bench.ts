@@ -6,10 +6,14 @@
 //   two renders at once in two pipeline threads. Goals: ≥ 25 fps, ≥ 0.45 of the ceiling.
 // - Quality cases: ../shared/media/talking-man.mp4 and talking-woman.mp4 (real talkers who turn, blink
 //   and speak) with face-api's demo/sample5.jpg and three photos whose largest face is not frontal or not
-//   evenly lit (see PERSON_PHOTOS). On each (and on the 720p25 case):
+//   evenly lit (see PERSON_PHOTOS); and talking-man:woman-clip, a person whose collection comes from a real
+//   clip (talking-woman.mp4 through the real face-training extraction: loadClipPerson). On each (and on the
+//   720p25 case):
 //   - identity by Human's faceres and by face-api's 128-d descriptor: the share of sampled output frames
 //     (with a face) closer to THIS case's person than to the actor (the template's frames, averaged) (≥ 90 %);
 //   - mouth: correlation over every 3rd frame of the mouth opening (mesh), output vs template (≥ 0.6);
+//   - eyes: the same for the eyes' openness (lid gap ÷ eye width; issue 15: the eyes follow the actor's
+//     openness, not only blinks; our goal: ≥ 0.6, as for the mouth);
 //   - skin colour spread: std of CIELAB a* and b* inside the face outline without eyes, brows and lips,
 //     slightly blurred (bench/render-measures.ts), sampled frames, output ÷ template (≤ 1.3 each);
 //   - detector confidence: face-api's SSD score of the largest face (0 when none ≥ 0.3), output ÷ template (≥ 0.9);
@@ -17,13 +21,13 @@
 //     output ÷ template (≤ 1);
 //   - a review sheet /tmp/render-review-<template>-<person>.png: template above, output below, at the
 //     start, middle, end, the template's widest mouth and largest head turn, and the worst faceres frame.
-// Environment: RENDER_BENCH_SPEED=0 skips the speed cases; RENDER_BENCH_CASES=talking-man:sample5,...
+// Environment: RENDER_BENCH_SPEED=0 skips the speed cases; RENDER_BENCH_EYES=0 turns the eyes' openness off; RENDER_BENCH_CASES=talking-man:sample5,...
 // picks the quality cases (templates talking-man, talking-woman, portrait-720p25; persons sample1-6 of
 // face-api's demo); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
 // RENDER_BENCH_JITTER_FRAMES consecutive frames for the jitter (90); RENDER_BENCH_ROUNDS speed rounds (2);
 // RENDER_BENCH_JSON=1 prints every figure as JSON after the tables.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,6 +35,8 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
 import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../src/server/pipeline/face-engine';
+import { eyeOpening } from '../src/server/pipeline/render/eye-blink';
+import { extractFaces } from '../src/server/pipeline/face-extraction';
 import { renderFace } from '../src/server/pipeline/render/face-render';
 import { createPipelinePool } from '../src/server/pipeline/worker-pool';
 import { decodeYuvFrames, evenSize, openEncoder, probeTemplate } from '../src/server/pipeline/render/video-pipes';
@@ -56,9 +62,11 @@ const PERSON_PHOTOS = [
 ];
 const TALKING = ['talking-man', 'talking-woman'];
 const PORTRAIT_CASE = 'portrait-720p25';
-const DEFAULT_CASES = TALKING.flatMap((template) => PERSON_PHOTOS.map((person) => `${template}:${person}`));
+const DEFAULT_CASES = [...TALKING.flatMap((template) => PERSON_PHOTOS.map((person) => `${template}:${person}`)), 'talking-man:woman-clip'];
 const CASES = (process.env.RENDER_BENCH_CASES ?? DEFAULT_CASES.join(',')).split(',').map((c) => c.trim()).filter(Boolean);
 const SPEED = process.env.RENDER_BENCH_SPEED !== '0';
+/** RENDER_BENCH_EYES=0 renders without the eyes following the actor's openness (blinks stay), to compare. */
+const EYES = process.env.RENDER_BENCH_EYES !== '0';
 /** Frames analysed by both embedders (and for spread and confidence) per video. */
 const IDENTITY_SAMPLES = Number(process.env.RENDER_BENCH_SAMPLES ?? 16);
 /** Consecutive frames for the jitter: long enough for several head movements, short enough to mesh twice. */
@@ -66,7 +74,7 @@ const JITTER_FRAMES = Number(process.env.RENDER_BENCH_JITTER_FRAMES ?? 90);
 const SPEED_ROUNDS = Number(process.env.RENDER_BENCH_ROUNDS ?? 2);
 
 /** Issue 15's goals. */
-const GOALS = { identityShare: 0.9, mouthCorrelation: 0.6, spreadRatio: 1.3, confidenceRatio: 0.9, jitterRatio: 1, renderFps: 25, ceilingRatio: 0.45 } as const;
+const GOALS = { identityShare: 0.9, mouthCorrelation: 0.6, eyeCorrelation: 0.6, spreadRatio: 1.3, confidenceRatio: 0.9, jitterRatio: 1, renderFps: 25, ceilingRatio: 0.45 } as const;
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 const average = (values: number[]) => (values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : NaN);
@@ -202,12 +210,35 @@ async function reviewSheet(file: string, template: string, output: string, colum
 interface Person {
   name: string;
   photo: string;
+  /** More images of the same person (a collection from real clips): the render chooses among them per frame. */
+  others?: string[];
   faceres: number[];
   faceApi: Float32Array;
 }
 
-async function loadPerson(engine: FaceEngine, faceApi: FaceApi, name: string): Promise<Person> {
-  const photo = demoPhoto(name);
+/**
+ * A person whose collection comes from a real clip, made as face training makes it (the real extraction
+ * on ../shared/media/talking-woman.mp4: her best crops, each with its expression): the crop with the most
+ * closed mouth is the chosen image (the anchor the identity is measured against), the others the rest.
+ */
+async function loadClipPerson(engine: FaceEngine, faceApi: FaceApi, dir: string): Promise<Person> {
+  const crops = await extractFaces(engine, { file: path.resolve('../shared/media/talking-woman.mp4'), declaredExpression: 'happy', durationSeconds: 21 });
+  const files = await Promise.all(
+    crops.map(async (crop, i) => {
+      const file = path.join(dir, `woman-clip-${i}.jpg`);
+      writeFileSync(file, crop.jpeg);
+      const image = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const face = largest(await engine.detect({ data: image.data, width: image.info.width, height: image.info.height }, { mesh: true }));
+      return { file, opening: face?.landmarks ? mouthOpening(face.landmarks) : Infinity };
+    }),
+  );
+  files.sort((a, b) => a.opening - b.opening);
+  console.log('woman-clip crops', JSON.stringify(files.map((f) => round(f.opening, 3))));
+  const person = await loadPerson(engine, faceApi, 'woman-clip', files[0]!.file);
+  return { ...person, others: files.slice(1).map((f) => f.file) };
+}
+
+async function loadPerson(engine: FaceEngine, faceApi: FaceApi, name: string, photo = demoPhoto(name)): Promise<Person> {
   const image = await sharp(photo).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const frame = { data: image.data, width: image.info.width, height: image.info.height };
   const faceres = (await faceresOf(engine, frame))?.embedding;
@@ -246,7 +277,7 @@ async function benchCase(templateName: string, template: string, person: Person,
         const trip = await roundTrip(template, path.join(dir, `${templateName}-ceiling-${preset}.mp4`), preset);
         if (trip.fps > ceiling.fps) ceiling = trip;
       }
-      const report = await renderFace({ template, personFace: person.photo, output: file, engine, preset });
+      const report = await renderFace({ template, personFace: person.photo, otherFaces: person.others, output: file, engine, preset, eyes: EYES });
       if (!best || report.fps > best.fps) best = report;
     }
     if (!output) {
@@ -361,6 +392,7 @@ async function benchCase(templateName: string, template: string, person: Person,
   const everyThird = Array.from({ length: Math.floor(video.frames / 3) }, (_, i) => i * 3);
   const templateMeshes = await meshesAt(engine, template, everyThird, width, height);
   let mouth: { frames: number; correlation: number } | undefined;
+  let eyes: { frames: number; correlation: number } | undefined;
   if (options.mouth) {
     const outputMeshes = await meshesAt(engine, output, everyThird, width, height);
     const open = templateMeshes.flatMap((face, i) => {
@@ -369,6 +401,12 @@ async function benchCase(templateName: string, template: string, person: Person,
     });
     mouth = { frames: open.length, correlation: round(pearson(open.map((p) => p[0]), open.map((p) => p[1])), 2) };
     console.log(name, 'mouth', JSON.stringify(mouth));
+    const lids = templateMeshes.flatMap((face, i) => {
+      const other = outputMeshes[i];
+      return face?.landmarks && other?.landmarks ? [[eyeOpening(face.landmarks), eyeOpening(other.landmarks)] as const] : [];
+    });
+    eyes = { frames: lids.length, correlation: round(pearson(lids.map((p) => p[0]), lids.map((p) => p[1])), 2) };
+    console.log(name, 'eyes', JSON.stringify(eyes));
   }
   const withMesh = templateMeshes.flatMap((face, i) => (face?.landmarks && face.pose ? [{ index: everyThird[i]!, opening: mouthOpening(face.landmarks), turn: headTurn(face.pose) }] : []));
   const widestMouth = withMesh.reduce((best, m) => (m.opening > best.opening ? m : best), withMesh[0]!);
@@ -409,6 +447,7 @@ async function benchCase(templateName: string, template: string, person: Person,
     ...(options.speed ? { speed } : {}),
     identity,
     mouth,
+    eyes,
     skinSpread,
     confidence,
     jitter,
@@ -423,10 +462,11 @@ function summary(result: CaseResult) {
   const rows: { measure: string; template: string; output: string; value: string; goal: string; met: string }[] = [];
   const row = (measure: string, template: string, output: string, value: number, goal: string, met: boolean) =>
     rows.push({ measure, template, output, value: String(value), goal, met: Number.isNaN(value) ? '?' : met ? 'yes' : 'NO' });
-  const { identity, mouth, skinSpread, confidence, jitter } = result;
+  const { identity, mouth, eyes, skinSpread, confidence, jitter } = result;
   row('identity faceres (share closer to person)', '', `${identity.faceres.framesWithFace} frames`, identity.faceres.shareCloserToPerson, `≥ ${GOALS.identityShare}`, identity.faceres.shareCloserToPerson >= GOALS.identityShare);
   row('identity face-api (share closer to person)', '', `${identity.faceApi.framesWithFace} frames`, identity.faceApi.shareCloserToPerson, `≥ ${GOALS.identityShare}`, identity.faceApi.shareCloserToPerson >= GOALS.identityShare);
   if (mouth) row('mouth correlation', '', `${mouth.frames} frames`, mouth.correlation, `≥ ${GOALS.mouthCorrelation}`, mouth.correlation >= GOALS.mouthCorrelation);
+  if (eyes) row('eye openness correlation', '', `${eyes.frames} frames`, eyes.correlation, `≥ ${GOALS.eyeCorrelation}`, eyes.correlation >= GOALS.eyeCorrelation);
   row('skin spread a* (ratio)', String(skinSpread.template.a), String(skinSpread.output.a), skinSpread.ratio.a, `≤ ${GOALS.spreadRatio}`, skinSpread.ratio.a <= GOALS.spreadRatio);
   row('skin spread b* (ratio)', String(skinSpread.template.b), String(skinSpread.output.b), skinSpread.ratio.b, `≤ ${GOALS.spreadRatio}`, skinSpread.ratio.b <= GOALS.spreadRatio);
   row('SSD confidence (ratio)', String(confidence.template), String(confidence.output), confidence.ratio, `≥ ${GOALS.confidenceRatio}`, confidence.ratio >= GOALS.confidenceRatio);
@@ -489,8 +529,8 @@ export async function benchRender() {
     const faceApi = await loadFaceApi();
     const persons = new Map<string, Person>();
     const personOf = async (name: string) => {
-      if (!/^sample[1-6]$/.test(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos)`);
-      if (!persons.has(name)) persons.set(name, await loadPerson(engine, faceApi, name));
+      if (!/^sample[1-6]$/.test(name) && name !== 'woman-clip') throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos) or woman-clip`);
+      if (!persons.has(name)) persons.set(name, name === 'woman-clip' ? await loadClipPerson(engine, faceApi, dir) : await loadPerson(engine, faceApi, name));
       return persons.get(name)!;
     };
     const templates = new Map<string, string>(TALKING.map((name) => [name, path.resolve(`../shared/media/${name}.mp4`)]));

@@ -344,6 +344,8 @@ async function journey(context: BrowserContext, page: Page) {
     await page.getByRole('tab', { name: 'Face Images' }).click();
     await page.getByRole('link', { name: 'Face Training' }).click();
     await page.getByRole('heading', { name: 'Face Training for Grandma Rose' }).waitFor();
+    // The render uses every expression of the person (issue 15): the page says so.
+    await page.getByText("More expressions make a more natural video: Grandma Rose's smiles and open mouths are used").waitFor();
     await page.getByText('Total Face Images').waitFor();
     await page.getByRole('heading', { name: 'Face Collection' }).waitFor();
     // The counters come from the labels the images carry: per expression, they add up to the total.

@@ -77,6 +77,7 @@ describe('the personalised video', () => {
       await expect(page.getByLabel("Replace actor's face with your face").isChecked()).resolves.toBe(true);
       await expect(page.getByLabel("Replace actor's voice with your voice").isChecked()).resolves.toBe(true);
       await page.getByRole('radio', { name: 'Smiling', checked: true }).waitFor();
+      await page.getByText(/^More expressions make a more natural video: .*'s smiles and open mouths are used where the actor smiles or speaks\.$/).waitFor();
       await page.getByRole('radio', { name: /Story time/, checked: true }).waitFor();
       await expect(page.getByTestId('estimated-time').textContent()).resolves.toMatch(/Estimated processing time: \d+ (seconds|min \d+ sec)/);
       await page.getByRole('link', { name: 'Manage people profiles' }).waitFor();

@@ -15,3 +15,19 @@ export const FACE_ANALYSIS_MESSAGES = {
  * three-quarter view reads 20-25°) hides much of one side: accepted, with FACE_ANALYSIS_MESSAGES.turnedAway.
  */
 export const TURNED_AWAY_YAW_DEGREES = 25;
+
+/** Whether a face's recorded pose (`{ yaw }`, degrees) is turned so far that much of it is hidden (a warning, not a refusal). */
+export function isTurnedAway(pose: unknown): boolean {
+  const yaw = (pose as { yaw?: unknown } | undefined)?.yaw;
+  return typeof yaw === 'number' && Math.abs(yaw) >= TURNED_AWAY_YAW_DEGREES;
+}
+
+/**
+ * Said on the Create and face training pages (issue 15): the render uses the person's whole collection
+ * (jobs/render.ts collectionOf, render/face-choice.ts), led by the chosen image.
+ */
+export const moreExpressionsHint = (name: string) =>
+  `More expressions make a more natural video: ${name}'s smiles and open mouths are used where the actor smiles or speaks.`;
+
+/** Two faces whose faceres embeddings' cosine is at least this show the same person (jobs/render.ts has the measurements). */
+export const SAME_PERSON_COSINE = 0.6;

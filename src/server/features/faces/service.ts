@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type { FaceImage, FaceVideo } from '../../../shared/api-types';
-import { FACE_ANALYSIS_MESSAGES, TURNED_AWAY_YAW_DEGREES } from '../../../shared/face-analysis';
+import { FACE_ANALYSIS_MESSAGES, isTurnedAway } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
 import type { Db } from '../../db/open';
 import { faceImages, faceVideos, pendingUploads, people } from '../../db/schema';
@@ -40,12 +40,6 @@ export function toFaceImage(row: FaceImageRow): FaceImage {
     faceBox: faceBoxFraction(analysis.box, analysis.imageSize),
     turnedAway: isTurnedAway(analysis.pose),
   };
-}
-
-/** Whether the analysed face is turned so far to one side that much of it is hidden (a warning, not a refusal). */
-function isTurnedAway(pose: unknown): boolean {
-  const yaw = (pose as { yaw?: unknown } | undefined)?.yaw;
-  return typeof yaw === 'number' && Math.abs(yaw) >= TURNED_AWAY_YAW_DEGREES;
 }
 
 /**

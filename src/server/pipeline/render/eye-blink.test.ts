@@ -1,7 +1,7 @@
 // The actor's blinks (eye-blink.ts): an eye counts as closed against its own recent widest opening, and
 // only then does the actor's eye show, in a soft ellipse around it.
 import { describe, expect, it } from 'vitest';
-import { createEyeBlinks } from './eye-blink';
+import { createEyeBlinks, createEyeMotion, eyeOpening } from './eye-blink';
 
 /** A mesh with only the eye points set: eyes 40 px wide at y = 100, lids `opening` px apart. */
 function mesh(opening: number): number[][] {
@@ -36,5 +36,36 @@ describe('eye blinks', () => {
 
     blinks.update(mesh(12)); // open again
     expect(blinks.active).toBe(false);
+  });
+});
+
+describe('eye openness', () => {
+  it('widens and narrows the person’s eyes with the actor’s, ignores the mesh’s noise, moves nothing away from the eyes', () => {
+    const person = mesh(10);
+    const eyes = createEyeMotion(person);
+    const out = [0, 0];
+    for (let i = 0; i < 30; i++) eyes.update(mesh(i % 2 ? 12.3 : 11.7)); // usual: 12 px, trembling ±2.5 %
+    expect(eyes.active).toBe(false);
+
+    // The actor narrows the eyes to 3/4 of the usual opening (a smile's squint): the person's upper lid,
+    // 5 px above the eye's line, now shows what was further out.
+    eyes.update(mesh(9));
+    expect(eyes.active).toBe(true);
+    eyes.source(120, 95, out);
+    expect(out[0]).toBeCloseTo(120, 5);
+    expect(out[1]).toBeLessThan(94);
+    // The eye's own line and points outside the region stay where they are.
+    eyes.source(120, 100, out);
+    expect(out[1]).toBeCloseTo(100, 5);
+    eyes.source(160, 95, out);
+    expect(out).toEqual([160, 95]);
+    eyes.source(120, 75, out); // 25 px above: beyond 0.55 eye widths
+    expect(out).toEqual([120, 75]);
+
+    // Wide open (surprise): the lid shows what was nearer the line.
+    eyes.update(mesh(15));
+    eyes.source(220, 95, out);
+    expect(out[1]).toBeGreaterThan(95.5);
+    expect(eyeOpening(mesh(15))).toBeCloseTo(15 / 40, 5);
   });
 });

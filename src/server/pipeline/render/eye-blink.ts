@@ -1,7 +1,8 @@
-// The actor's blinks on the pasted photo: a still photo never blinks, and a face that never blinks looks
+// The actor's eyes on the pasted photo. Blinks: a still photo never blinks, and a face that never blinks looks
 // wrong at once. When the actor's eye is closed (its opening well under the widest seen lately), the
 // actor's own eye shows through the paste in a soft ellipse around it, for as long as it stays closed:
-// a few frames per blink, so the person's identity is kept in the rest.
+// a few frames per blink, so the person's identity is kept in the rest. Openness (createEyeMotion): the
+// person's eyes widen and narrow with the actor's.
 import type { Point } from './landmarks';
 
 export const BLINK = {
@@ -44,6 +45,13 @@ export interface EyeBlinks {
 }
 
 const distance = (p: number[], q: number[]) => Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!);
+
+/** How open the eyes are: the gap between the lids over the eye's width, both eyes averaged. */
+export function eyeOpening(landmarks: number[][]): number {
+  let sum = 0;
+  for (const { lids, corners } of EYES) sum += distance(landmarks[lids[0]]!, landmarks[lids[1]]!) / Math.max(1, distance(landmarks[corners[0]]!, landmarks[corners[1]]!));
+  return sum / EYES.length;
+}
 
 export function createEyeBlinks(): EyeBlinks {
   const eyes: EyeState[] = EYES.map(() => ({ baseline: 0, closed: 0, centre: [0, 0], axis: [1, 0], along: 0, across: 0 }));
@@ -89,6 +97,90 @@ export function createEyeBlinks(): EyeBlinks {
         keep = Math.max(keep, eye.closed * t * t * (3 - 2 * t));
       }
       return keep;
+    },
+  };
+}
+
+export const EYE_MOTION = {
+  /** The actor's usual opening is followed slowly (share of each open frame mixed in), blinks left out. */
+  usualSmoothing: 0.02,
+  /** The person's eyes open at most this much more, and close at most to this share, of their own opening. */
+  maxRatio: 1.35,
+  minRatio: 0.55,
+  /** Changes under this share of the opening are the mesh's noise, not the actor's. */
+  deadBand: 0.06,
+  /** The region moved around each eye, in eye widths: along the eye, and across it (lids, not brows). */
+  along: 0.75,
+  across: 0.55,
+} as const;
+
+export interface EyeMotion {
+  /** Whether this frame moves the eyes at all. */
+  readonly active: boolean;
+  update(actorLandmarks: number[][]): void;
+  /** Where to sample the person's picture for the output point (px, py), written into out[0], out[1]. */
+  source(px: number, py: number, out: number[]): void;
+}
+
+/**
+ * The actor's eyes opening wider or narrowing (surprise, a smile's squint) carried onto the person's:
+ * around each of the person's eyes their picture is stretched or squeezed across the eye, about the line
+ * between its corners, by how open the actor's eye is against its usual opening. Blinks are left to
+ * createEyeBlinks (the actor's own closed eye shows).
+ */
+export function createEyeMotion(personLandmarks: number[][]): EyeMotion {
+  const eyes = EYES.map(({ corners }) => {
+    const [outer, inner] = [personLandmarks[corners[0]]!, personLandmarks[corners[1]]!];
+    const width = Math.max(1, distance(outer, inner));
+    return {
+      centre: [(outer[0]! + inner[0]!) / 2, (outer[1]! + inner[1]!) / 2] as Point,
+      axis: [(inner[0]! - outer[0]!) / width, (inner[1]! - outer[1]!) / width] as Point,
+      along: EYE_MOTION.along * width,
+      across: EYE_MOTION.across * width,
+      usual: 0,
+      ratio: 1,
+    };
+  });
+  let active = false;
+  return {
+    get active() {
+      return active;
+    },
+    update(landmarks) {
+      active = false;
+      EYES.forEach(({ lids, corners }, i) => {
+        const eye = eyes[i]!;
+        const opening = distance(landmarks[lids[0]]!, landmarks[lids[1]]!) / Math.max(1, distance(landmarks[corners[0]]!, landmarks[corners[1]]!));
+        if (eye.usual === 0) eye.usual = opening;
+        // A blink (well under the usual opening) is not part of the usual, and is shown by the blink path.
+        if (opening > BLINK.openAbove * eye.usual) eye.usual += EYE_MOTION.usualSmoothing * (opening - eye.usual);
+        // The mesh's noise about the usual opening is ignored, and the rest follows on without a step.
+        const change = opening / eye.usual - 1;
+        const beyond = Math.sign(change) * Math.max(0, Math.abs(change) - EYE_MOTION.deadBand);
+        eye.ratio = Math.min(EYE_MOTION.maxRatio, Math.max(EYE_MOTION.minRatio, 1 + beyond));
+        if (eye.ratio !== 1) active = true;
+      });
+    },
+    source(px, py, out) {
+      out[0] = px;
+      out[1] = py;
+      for (const eye of eyes) {
+        if (eye.ratio === 1) continue;
+        const dx = px - eye.centre[0];
+        const dy = py - eye.centre[1];
+        const u = (dx * eye.axis[0] + dy * eye.axis[1]) / eye.along;
+        const v = (dy * eye.axis[0] - dx * eye.axis[1]) / eye.across;
+        const d = u * u + v * v;
+        if (d >= 1) continue;
+        // Full stretch in the middle, none at the edge of the region: no seam.
+        const t = 1 - d;
+        const scale = 1 + (eye.ratio - 1) * t * t * (3 - 2 * t);
+        // Across the eye, a point at v came from v / scale.
+        const shift = (v * eye.across) * (1 / scale - 1);
+        out[0] = px - shift * eye.axis[1];
+        out[1] = py + shift * eye.axis[0];
+        return;
+      }
     },
   };
 }

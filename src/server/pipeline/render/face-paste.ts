@@ -4,8 +4,8 @@
 // actor's in). The person keeps their own face shape and outline (what recognisers weigh most); the actor
 // gives position, size, roll, light, and what shows inside an open mouth (their real teeth and tongue).
 // Works in place on the yuv420p frame: luma at full resolution, chroma at half.
-import { ALIGNMENT_POINTS, LOWER_INNER_LIP, type Similarity, UPPER_INNER_LIP, applySimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
-import type { EyeBlinks } from './eye-blink';
+import { ALIGNMENT_POINTS, LOWER_INNER_LIP, type Similarity, UPPER_INNER_LIP, applySimilarity, composeSimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
+import type { EyeBlinks, EyeMotion } from './eye-blink';
 import { type LightFollower, type LightTransfer, castShare, evaluate, fitLighting, lightTransfer, sampleActorSkin, transferLuma } from './face-light';
 import type { MouthMotion, MouthSample } from './mouth-motion';
 import type { PersonFace } from './person-face';
@@ -119,20 +119,29 @@ function transferFor(frame: YuvFrame, person: PersonFace, toPerson: Similarity, 
   return { gain, personY: flat(own.meanY), actorY: flat(actor.meanY), shiftU: flat((actor.meanU - own.meanU) * PASTE.tint), shiftV: flat((actor.meanV - own.meanV) * PASTE.tint) };
 }
 
+/** What moves and follows over frames (each optional: a still photo pasted as it is without them). */
+export interface PasteMotion {
+  /** Moves the person's lower lip and jaw with the actor's (mouth-motion.ts). */
+  mouth?: MouthMotion;
+  /** Lets the actor's eye show while it blinks (eye-blink.ts). */
+  blinks?: EyeBlinks;
+  /** Opens and narrows the person's eyes with the actor's (eye-blink.ts). */
+  eyes?: EyeMotion;
+  /** Follows the actor's lighting over frames (face-light.ts). */
+  light?: LightFollower;
+  /** A correction applied after the placement, in the frame (the steadied placement: steady-pose.ts). */
+  settle?: Similarity;
+  /** How much of the person shows (1, or less while cross-fading between two of their images). */
+  opacity?: number;
+}
+
 /**
- * Composites the person's face onto the frame where the actor's mesh is. `mouth`, when given, moves the
- * person's lower lip and jaw with the actor's (see mouth-motion.ts); `light` follows the actor's lighting
- * over frames. Returns false when the face is entirely outside the frame.
+ * Composites the person's face onto the frame where the actor's mesh is. Returns false when the face is
+ * entirely outside the frame.
  */
-export function pasteFace(
-  frame: YuvFrame,
-  person: PersonFace,
-  actorLandmarks: number[][],
-  mouth?: MouthMotion,
-  blinks?: EyeBlinks,
-  light?: LightFollower,
-): boolean {
-  const toFrame = personToFrame(person, actorLandmarks);
+export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][], { mouth, blinks, eyes, light, settle, opacity = 1 }: PasteMotion = {}): boolean {
+  const placed = personToFrame(person, actorLandmarks);
+  const toFrame = settle ? composeSimilarity(placed, settle) : placed;
   const toPerson = invertSimilarity(toFrame);
   const [mx0, my0, mx1, box1] = person.maskBox;
   // A dropped jaw moves the chin, and the mask with it, below the mask's box.
@@ -150,6 +159,7 @@ export function pasteFace(
   const { cx, cy, scale } = person.coordinates;
   const { width: pw, height: ph, mask } = person;
   const warp = mouth?.active ? mouth : undefined;
+  const look = eyes?.active ? eyes : undefined;
   const interior = warp ? actorMouth(frame, actorLandmarks) : undefined;
   // While the actor blinks, their own eye shows through (eye-blink.ts).
   const blink = blinks?.active ? blinks : undefined;
@@ -166,14 +176,19 @@ export function pasteFace(
       let sx = px;
       let sy = py;
       let inside = 0;
+      if (look) {
+        look.source(px, py, source);
+        sx = source[0];
+        sy = source[1];
+      }
       if (warp) {
-        inside = warp.source(px, py, source);
+        inside = warp.source(sx, sy, source);
         sx = source[0];
         sy = source[1];
       }
       // The mask moves with the warp: the person's chin drops with the actor's. Inside the opened mouth the
       // actor's own mouth shows (real teeth, tongue and shade, in this frame's light).
-      let alpha = sampleBilinear(mask, pw, ph, sx, sy);
+      let alpha = sampleBilinear(mask, pw, ph, sx, sy) * opacity;
       if (blink) alpha *= 1 - blink.keepActor(x + 0.5, y + 0.5);
       if (alpha <= 0.002) continue;
       let value = transferLuma(transfer, sampleBilinear(person.y, pw, ph, sx, sy), (px - cx) / scale, (py - cy) / scale);
@@ -193,12 +208,17 @@ export function pasteFace(
       let sx = px;
       let sy = py;
       let inside = 0;
-      if (warp) {
-        inside = warp.source(px, py, source);
+      if (look) {
+        look.source(px, py, source);
         sx = source[0];
         sy = source[1];
       }
-      let alpha = sampleBilinear(mask, pw, ph, sx, sy);
+      if (warp) {
+        inside = warp.source(sx, sy, source);
+        sx = source[0];
+        sy = source[1];
+      }
+      let alpha = sampleBilinear(mask, pw, ph, sx, sy) * opacity;
       if (blink) alpha *= 1 - blink.keepActor(2 * chromaX + 1, fy);
       if (alpha <= 0.002) continue;
       const fx = (px - cx) / scale;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { PORTRAIT } from '../../testing/media-fixtures';
 import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../face-engine';
+import { mouthLook } from './face-choice';
 import { LOWER_INNER_LIP, UPPER_INNER_LIP, pick } from './landmarks';
 import { renderFace, type RenderReport } from './face-render';
 import { probeTemplate } from './video-pipes';
@@ -181,6 +182,29 @@ describe('renderFace', () => {
     expect(output.spread).toBeGreaterThan(0.5 * actor.spread);
     for (const c of [0, 1, 2]) expect(Math.abs(output.mean[c]! - actor.mean[c]!), `channel ${c}`).toBeLessThan(35);
   }, 120_000);
+
+  it('uses the person’s own images by what the actor’s mouth does: their grin when the actor grins', async () => {
+    // The person: a real woman from ../shared/media, at rest (0.3 s) and grinning with her teeth (1.1 s).
+    const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
+    const still = async (seconds: number, name: string) => {
+      const file = path.join(scratch, name);
+      await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-q:v', '2', file], { timeout: 30_000 });
+      return file;
+    };
+    const [rest, grin] = [await still(0.3, 'woman-rest.jpg'), await still(1.1, 'woman-grin.jpg')];
+    expect(mouthLook(largest(await engine.detect(await picture(grin), { mesh: true }))!.landmarks!).opening).toBeGreaterThan(
+      mouthLook(largest(await engine.detect(await picture(rest), { mesh: true }))!.landmarks!).opening + 0.02,
+    );
+    const talking = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-man.mp4');
+    const report = await renderFace({ template: talking, personFace: rest, otherFaces: [grin], output: path.join(scratch, 'collection-out.mp4'), engine });
+    const used = /2 images of the person were used: image 1 in (\d+) frames, image 2 in (\d+) frames/.exec(report.notes.join('; '));
+    expect(used, report.notes.join('; ')).not.toBeNull();
+    const [atRest, grinning] = [Number(used![1]), Number(used![2])];
+    // He speaks, opens wide and grins: her grin shows in part of the video, her resting face in the rest.
+    expect(grinning).toBeGreaterThan(0);
+    expect(atRest).toBeGreaterThan(grinning);
+    expect(atRest + grinning).toBe(report.framesWithFace);
+  }, 180_000);
 
   it('removes its output and says why when the person’s photo has no face', async () => {
     const blank = path.join(scratch, 'blank.png');

@@ -4,21 +4,29 @@
 // before the voice stage replaces it). A library: files and options in, a report out, progress through
 // a callback; no HTTP, database or queue.
 import { rm } from 'node:fs/promises';
-import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
+import { type FaceEngine, createHumanFaceEngine, mouthOpening } from '../face-engine';
 import { createLightFollower } from './face-light';
-import { pasteFace } from './face-paste';
+import { pasteFace, personToFrame } from './face-paste';
+import { createFaceChoice, mouthLook } from './face-choice';
+import { BETWEEN_EYES, CHIN, type Point } from './landmarks';
+import { createSteadyPose } from './steady-pose';
 import { createFaceTracker } from './face-track';
 import { loadMeshModel } from './mesh-model';
-import { createEyeBlinks } from './eye-blink';
-import { createMouthMotion } from './mouth-motion';
-import { loadPersonFace } from './person-face';
+import { createEyeBlinks, createEyeMotion } from './eye-blink';
+import { MOUTH, createMouthMotion } from './mouth-motion';
+import { type PersonFace, PersonFaceError, loadPersonFace } from './person-face';
 import { decodeYuvFrames, evenSize, openEncoder, probeTemplate } from './video-pipes';
 import { yuvFrame } from './yuv';
 
 export interface RenderFaceOptions {
   template: string;
-  /** A photo of the person (JPEG, PNG...): its largest face is used. */
+  /** A photo of the person (JPEG, PNG...): its largest face is used. The anchor: their identity and resting face. */
   personFace: string;
+  /**
+   * More images of the same person (other photos, crops from their clips; the caller has checked they
+   * are the same person): each frame shows the one whose mouth matches the actor's (face-choice.ts).
+   */
+  otherFaces?: string[];
   /** The MP4 to write (removed again if the render fails). */
   output: string;
   /** 0..1, after each frame (at most every 1 %). */
@@ -30,6 +38,8 @@ export interface RenderFaceOptions {
   mouth?: boolean;
   /** Let the actor's eye show while it blinks (default true). */
   blinks?: boolean;
+  /** Open and narrow the person's eyes with the actor's (default true). */
+  eyes?: boolean;
   /** Track the mesh with the mesh model alone between detections (default true; false: the engine's detect on a crop). */
   meshTracking?: boolean;
   /** x264 preset (default veryfast). */
@@ -81,15 +91,22 @@ export async function renderFace(options: RenderFaceOptions): Promise<RenderRepo
 async function render(options: RenderFaceOptions, engine: FaceEngine, started: number): Promise<RenderReport> {
   const { signal } = options;
   const video = await probeTemplate(options.template);
-  const person = await loadPersonFace(engine, options.personFace);
+  const { persons, notes: personNotes } = await loadPersons(engine, options);
+  const person = persons[0]!;
   const width = evenSize(video.width);
   const height = evenSize(video.height);
   const timeoutMs = options.timeoutMs ?? RENDER.timeoutBaseMs + RENDER.timeoutPerSecondMs * video.duration;
   // The mesh model alone between detections, when the engine is the built-in one (it sets up tfjs).
   const tracker = createFaceTracker(engine, options.meshTracking === false ? undefined : await loadMeshModel());
-  const mouth = options.mouth === false ? undefined : createMouthMotion(person);
+  // Per image of the person: its mouth and eyes follow the actor's (an image whose mouth is already open
+  // is opened only by what it lacks against the anchor's).
+  const restOpening = mouthOpening(person.landmarks);
+  const mouths = persons.map((each) => (options.mouth === false ? undefined : createMouthMotion(each, restOpening)));
+  const eyes = persons.map((each) => (options.eyes === false ? undefined : createEyeMotion(each.landmarks)));
+  const choice = persons.length > 1 ? createFaceChoice(persons.map((each) => mouthLook(each.landmarks)), MOUTH.gain) : undefined;
   const blinks = options.blinks === false ? undefined : createEyeBlinks();
   const light = createLightFollower();
+  const steady = createSteadyPose(video.fps, [person.landmarks[BETWEEN_EYES]!, person.landmarks[CHIN]!] as [Point, Point], Math.hypot(person.landmarks[CHIN]![0]! - person.landmarks[BETWEEN_EYES]![0]!, person.landmarks[CHIN]![1]! - person.landmarks[BETWEEN_EYES]![1]!));
   const encoder = openEncoder({
     output: options.output, width, height, rate: video.rate, audioFrom: video.hasAudio ? options.template : undefined,
     preset: options.preset, timeoutMs, signal,
@@ -114,13 +131,21 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
       const face = await tracker.track(frame);
       ms.track += performance.now() - mark;
 
+      if (!face) steady.reset();
       if (face) {
         framesWithFace++;
         mark = performance.now();
-        mouth?.update(face.landmarks);
+        for (const each of [...mouths, ...eyes]) each?.update(face.landmarks);
         blinks?.update(face.landmarks);
+        choice?.update(face.landmarks);
         if (blinks?.active) framesBlinking++;
-        if (pasteFace(frame, person, face.landmarks, mouth, blinks, light)) framesReplaced++;
+        // One steadying for the frame, from the anchor's placement, shared by every image pasted in it.
+        const settle = steady.settle(personToFrame(person, face.landmarks));
+        let replaced = false;
+        for (const { index, opacity } of choice?.shown ?? [{ index: 0, opacity: 1 }]) {
+          replaced = pasteFace(frame, persons[index]!, face.landmarks, { mouth: mouths[index], blinks, eyes: eyes[index], light, settle, opacity }) || replaced;
+        }
+        if (replaced) framesReplaced++;
         ms.compose += performance.now() - mark;
       }
 
@@ -149,6 +174,8 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   const { mostFaces, ...tracking } = tracker.stats;
   if (mostFaces > 1) notes.push(`the template shows up to ${mostFaces} faces at once: the largest was replaced`);
   if (person.facesInPhoto > 1) notes.push(`the person's photo shows ${person.facesInPhoto} faces: the largest was used`);
+  notes.push(...personNotes);
+  if (choice) notes.push(`${persons.length} images of the person were used: ${choice.framesShown.map((count, i) => `image ${i + 1} in ${count} frames`).join(', ')}`);
   if (framesWithFace < frames) notes.push(`${frames - framesWithFace} of ${frames} frames had no face and were kept as they were`);
   options.onProgress?.(1);
   const round = (value: number) => Math.round(value);
@@ -161,11 +188,30 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     mostFacesInTemplate: mostFaces,
     notes,
     tracking: { mode: tracker.mode, ...tracking },
-    method: mouth ? 'aligned-paste+mouth' : 'aligned-paste',
+    method: options.mouth === false ? 'aligned-paste' : 'aligned-paste+mouth',
     ms: { prepare: round(ms.prepare), decode: round(ms.decode), track: round(ms.track), compose: round(ms.compose), encode: round(ms.encode), total: round(ms.total) },
     fps: Number((frames / (ms.total / 1000)).toFixed(1)),
     width,
     height,
     frameRate: video.rate,
   };
+}
+
+/** At most this many of the person's other images are loaded (each costs a cut-out in memory and a mesh at start). */
+const MAX_OTHER_FACES = 8;
+
+/** The anchor (its failure fails the render) and the other images that have a face (the rest are noted and left out). */
+async function loadPersons(engine: FaceEngine, options: RenderFaceOptions): Promise<{ persons: PersonFace[]; notes: string[] }> {
+  const persons = [await loadPersonFace(engine, options.personFace)];
+  const notes: string[] = [];
+  for (const file of (options.otherFaces ?? []).slice(0, MAX_OTHER_FACES)) {
+    options.signal?.throwIfAborted();
+    try {
+      persons.push(await loadPersonFace(engine, file));
+    } catch (error) {
+      if (!(error instanceof PersonFaceError)) throw error;
+      notes.push('one of the person’s other images has no face and was left out');
+    }
+  }
+  return { persons, notes };
 }

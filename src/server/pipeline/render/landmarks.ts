@@ -21,6 +21,8 @@ export const MOUTH_CORNERS = [61, 291] as const;
 export const UPPER_LIP_CENTRE = 13;
 export const LOWER_LIP_CENTRE = 14;
 export const CHIN = 152;
+/** The top of the nose between the eyes. */
+export const BETWEEN_EYES = 168;
 export const FOREHEAD = 10;
 
 /** dst ≈ [a −b; b a]·src + [tx, ty] */
@@ -60,6 +62,16 @@ export function invertSimilarity(t: Similarity): Similarity {
   const a = t.a / norm;
   const b = -t.b / norm;
   return { a, b, tx: -(a * t.tx - b * t.ty), ty: -(b * t.tx + a * t.ty) };
+}
+
+/** first, then second: second ∘ first. */
+export function composeSimilarity(first: Similarity, second: Similarity): Similarity {
+  return {
+    a: second.a * first.a - second.b * first.b,
+    b: second.b * first.a + second.a * first.b,
+    tx: second.a * first.tx - second.b * first.ty + second.tx,
+    ty: second.b * first.tx + second.a * first.ty + second.ty,
+  };
 }
 
 export const scaleOf = (t: Similarity) => Math.hypot(t.a, t.b);

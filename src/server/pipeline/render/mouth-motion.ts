@@ -41,7 +41,11 @@ export interface MouthMotion {
 /** See MouthMotion.source. */
 export type MouthSample = [number, number, number, number];
 
-export function createMouthMotion(person: PersonFace): MouthMotion {
+/**
+ * `restOpening`: the opening of the person's resting mouth (the anchor image's: face-choice.ts); an image
+ * whose own mouth is already open that much further is dropped only by what it lacks.
+ */
+export function createMouthMotion(person: PersonFace, restOpening = mouthOpening(person.landmarks)): MouthMotion {
   const lm = person.landmarks;
   const [left, right] = MOUTH_CORNERS.map((i) => lm[i]!);
   const upper = lm[UPPER_LIP_CENTRE]!;
@@ -64,6 +68,7 @@ export function createMouthMotion(person: PersonFace): MouthMotion {
   // The jaw below moves with the lower lip and fades out beyond the chin (outside the mask, where the
   // actor's own jaw has dropped too).
   const fadeEnd = chinDepth * MOUTH.fadeBeyondChin;
+  const ownOpen = Math.max(0, mouthOpening(lm) - restOpening) * faceHeight;
   let rest = Infinity;
   let open = 0;
   let extra = 0;
@@ -80,7 +85,7 @@ export function createMouthMotion(person: PersonFace): MouthMotion {
       const now = mouthOpening(actorLandmarks);
       rest = Math.min(rest, now);
       open = now - rest;
-      extra = Math.min(maxDrop, Math.max(0, open * faceHeight * MOUTH.gain - MOUTH.minPixels));
+      extra = Math.min(maxDrop, Math.max(0, open * faceHeight * MOUTH.gain - MOUTH.minPixels - ownOpen));
     },
     source(px, py, out) {
       const u = (px - ox) * ax + (py - oy) * ay;

@@ -5,6 +5,7 @@ import { ArrowLeft, Camera, Home, ScanFace, Sparkles } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { FaceImage } from '@shared/api-types';
+import { moreExpressionsHint } from '@shared/face-analysis';
 import { FACE_EXPRESSIONS, MEDIA_LIMITS, MEDIA_MESSAGES } from '@shared/media-rules';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Badge } from '@client/components/ui/badge';
@@ -89,6 +90,7 @@ export default function FaceTrainingPage({ personId }: { personId: number }) {
           <p className="mt-1 max-w-2xl text-muted-foreground">
             Train the AI to recognise {person.data.name}&apos;s face, so every video looks just like them.
           </p>
+          <p className="mt-1 max-w-2xl text-sm text-muted-foreground">{moreExpressionsHint(person.data.name)}</p>
         </div>
         <Button variant="outline" asChild>
           <Link href="/people">

@@ -3,6 +3,7 @@
 import { Camera, Star } from 'lucide-react';
 import { useState } from 'react';
 import type { FaceImage, Person } from '@shared/api-types';
+import { moreExpressionsHint } from '@shared/face-analysis';
 import { Button } from '@client/components/ui/button';
 import { FieldError } from '@client/components/ui/form-field';
 import { Skeleton } from '@client/components/ui/skeleton';
@@ -63,6 +64,7 @@ export function FaceSelection({ person, faces, selectedId, onSelect, error }: Fa
           })}
         </div>
       )}
+      {faces !== undefined && faces.length > 0 && <p className="text-sm text-muted-foreground">{moreExpressionsHint(person.name)}</p>}
       <FieldError id="face-selection-error" message={error} />
       <AddFaceImageDialog
         person={person}

@@ -1,0 +1,53 @@
+// Which of a person's images go to the render besides the chosen one (jobs/render.ts collectionOf): the
+// same face only, by embedding; a sibling's image added to the wrong person is left out and said so.
+import { writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faceImages } from '../db/schema';
+import { testDatabases } from '../testing/databases';
+import { fixtures } from '../testing/media-fixtures';
+import { memberWithPerson } from '../testing/people-kit';
+import { type TestApp, createTestApp } from '../testing/test-app';
+import type { JobDeps } from './registry';
+import { collectionOf } from './render';
+
+const databases = await testDatabases();
+
+/** A unit vector at `degrees` from the first axis in the first two dimensions (cosine to [1, 0, ...] = cos(degrees)). */
+const direction = (degrees: number) => [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180), 0, 0];
+
+describe.each(databases)('the person’s collection for a render on $name', (testDatabase) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(testDatabase);
+  });
+  afterAll(() => t?.close());
+
+  it('keeps the same face, leaves out another face, far-turned and missing images, and says how many showed another face', async () => {
+    const { userId, personId } = await memberWithPerson(t);
+    const stored = async () => {
+      const temp = await t.storage.tempPath();
+      await writeFile(temp, fixtures.jpeg());
+      return (await t.storage.moveIn(temp, 'face-images', userId, 'jpg')).url;
+    };
+    const insert = async (name: string, faceEmbedding: number[] | null, extra: Partial<typeof faceImages.$inferInsert> = {}) =>
+      (await t.database.db.insert(faceImages).values({ userId, personId, name, imageUrl: await stored(), faceEmbedding, ...extra }).returning())[0]!;
+
+    const chosen = await insert('Chosen', direction(0));
+    const laugh = await insert('Laugh (from a clip)', direction(30)); // cosine 0.87: the same face
+    const sibling = await insert('Sibling', direction(70)); // cosine 0.34: another face
+    await insert('Turned away', direction(20), { analysis: { pose: { yaw: 40 } } });
+    await insert('No embedding', null);
+    const gone = await insert('File gone', direction(10));
+    await t.storage.removeUrl(gone.imageUrl);
+
+    const deps = { db: t.database.db, storage: t.storage } as JobDeps;
+    const { files, notes } = await collectionOf(deps, chosen);
+    expect(files).toEqual([t.storage.fromUrl(laugh.imageUrl)!.path]);
+    expect(files).not.toContain(t.storage.fromUrl(sibling.imageUrl)!.path);
+    expect(notes).toEqual(["1 of the person's images show another face and were left out"]);
+
+    // A chosen image without an embedding cannot be compared: only it is used.
+    const unknown = await insert('Unknown', null);
+    expect(await collectionOf(deps, unknown)).toEqual({ files: [], notes: [] });
+  });
+});
