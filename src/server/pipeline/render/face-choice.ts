@@ -1,9 +1,11 @@
 // Which of the person's images to show in each frame (issue 15: the person's collection drives the
 // render). The parent's chosen image is the anchor; the others (their photos and the crops face
 // training took from their clips, checked to be the same person: jobs/render.ts) each have a mouth: closed,
-// smiling, open. Each frame shows the image whose mouth is nearest to what the actor's mouth does (opened
-// by how much, widened by how much), so a laugh shows the person's own laugh, teeth and all; the mouth
-// warp (mouth-motion.ts) only adds what the chosen image lacks. A switch cross-fades over a few frames,
+// smiling, open. Each frame the anchor gives the face, and the image whose mouth is nearest to what the
+// actor's mouth does (opened by how much, widened by how much) lends its mouth and jaw, so a laugh shows
+// the person's own laugh, teeth and all; the mouth warp (mouth-motion.ts) only adds what it lacks. Only
+// the mouth: crops from clips look elsewhere, blink and squint, and eyes that jump between images were
+// the first thing seen on the review sheet (talking-man:woman-clip). A switch cross-fades over a few frames,
 // and an image must be clearly better before it replaces the one shown, so nothing flickers.
 import { mouthOpening } from '../face-engine';
 import { LEFT_EYE_CORNERS, MOUTH_CORNERS, RIGHT_EYE_CORNERS } from './landmarks';
@@ -41,7 +43,7 @@ export function mouthLook(landmarks: number[][]): MouthLook {
 export interface FaceChoice {
   /** Sets this frame's choice from the actor's mesh. */
   update(actorLandmarks: number[][]): void;
-  /** The images to paste in this frame, in order, each with its opacity (one, or two while cross-fading). */
+  /** The images whose mouth shows in this frame, each with its weight (one, or two adding up to 1 while cross-fading). */
   readonly shown: readonly { index: number; opacity: number }[];
   /** How many frames each image was the main one. */
   readonly framesShown: number[];
@@ -96,7 +98,8 @@ export function createFaceChoice(looks: MouthLook[], mouthGain: number): FaceCho
       }
       if (fade < CHOICE.fadeFrames) fade++;
       const t = fade / CHOICE.fadeFrames;
-      shown = t >= 1 ? [{ index: current, opacity: 1 }] : [{ index: previous, opacity: 1 }, { index: current, opacity: t * t * (3 - 2 * t) }];
+      const eased = t * t * (3 - 2 * t);
+      shown = t >= 1 ? [{ index: current, opacity: 1 }] : [{ index: previous, opacity: 1 - eased }, { index: current, opacity: eased }];
       framesShown[current]!++;
     },
   };

@@ -133,13 +133,15 @@ export interface PasteMotion {
   settle?: Similarity;
   /** How much of the person shows (1, or less while cross-fading between two of their images). */
   opacity?: number;
+  /** Only the mouth and jaw of this image (PersonFace.mouthArea): another image lending the anchor its mouth. */
+  mouthOnly?: boolean;
 }
 
 /**
  * Composites the person's face onto the frame where the actor's mesh is. Returns false when the face is
  * entirely outside the frame.
  */
-export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][], { mouth, blinks, eyes, light, settle, opacity = 1 }: PasteMotion = {}): boolean {
+export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][], { mouth, blinks, eyes, light, settle, opacity = 1, mouthOnly = false }: PasteMotion = {}): boolean {
   const placed = personToFrame(person, actorLandmarks);
   const toFrame = settle ? composeSimilarity(placed, settle) : placed;
   const toPerson = invertSimilarity(toFrame);
@@ -160,6 +162,7 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
   const { width: pw, height: ph, mask } = person;
   const warp = mouth?.active ? mouth : undefined;
   const look = eyes?.active ? eyes : undefined;
+  const area = mouthOnly ? person.mouthArea : undefined;
   const interior = warp ? actorMouth(frame, actorLandmarks) : undefined;
   // While the actor blinks, their own eye shows through (eye-blink.ts).
   const blink = blinks?.active ? blinks : undefined;
@@ -189,6 +192,7 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
       // The mask moves with the warp: the person's chin drops with the actor's. Inside the opened mouth the
       // actor's own mouth shows (real teeth, tongue and shade, in this frame's light).
       let alpha = sampleBilinear(mask, pw, ph, sx, sy) * opacity;
+      if (area) alpha *= sampleBilinear(area, pw, ph, sx, sy);
       if (blink) alpha *= 1 - blink.keepActor(x + 0.5, y + 0.5);
       if (alpha <= 0.002) continue;
       let value = transferLuma(transfer, sampleBilinear(person.y, pw, ph, sx, sy), (px - cx) / scale, (py - cy) / scale);
@@ -219,6 +223,7 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
         sy = source[1];
       }
       let alpha = sampleBilinear(mask, pw, ph, sx, sy) * opacity;
+      if (area) alpha *= sampleBilinear(area, pw, ph, sx, sy);
       if (blink) alpha *= 1 - blink.keepActor(2 * chromaX + 1, fy);
       if (alpha <= 0.002) continue;
       const fx = (px - cx) / scale;

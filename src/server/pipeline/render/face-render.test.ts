@@ -42,6 +42,16 @@ async function sampledFrames(file: string): Promise<Frame[]> {
   return Array.from({ length: Math.floor(stdout.length / size) }, (_, i) => ({ data: stdout.subarray(i * size, (i + 1) * size), width: WIDTH, height: HEIGHT }));
 }
 
+/** One frame of a 480×480 video as RGB (the shared talking clips). */
+async function frameAtOf(file: string, index: number): Promise<Frame> {
+  const { stdout } = await runProcess(
+    ffmpegBinary(),
+    ['-v', 'error', '-i', file, '-vf', `select='eq(n\\,${index})'`, '-vsync', '0', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    { encoding: 'buffer', maxBuffer: 8 * 1024 * 1024, timeout: 30_000 },
+  );
+  return { data: stdout, width: 480, height: 480 };
+}
+
 describe('renderFace', () => {
   let engine: FaceEngine;
   let scratch: string;
@@ -142,14 +152,6 @@ describe('renderFace', () => {
     const talking = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-man.mp4');
     const rendered = path.join(scratch, 'talking-out.mp4');
     await renderFace({ template: talking, personFace: PORTRAIT, output: rendered, engine });
-    const frameAt = async (file: string, index: number): Promise<Frame> => {
-      const { stdout } = await runProcess(
-        ffmpegBinary(),
-        ['-v', 'error', '-i', file, '-vf', `select='eq(n\\,${index})'`, '-vsync', '0', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
-        { encoding: 'buffer', maxBuffer: 8 * 1024 * 1024, timeout: 30_000 },
-      );
-      return { data: stdout, width: 480, height: 480 };
-    };
     /** Mean colour and brightness spread inside the inner lips, with the mouth's opening (share of face height). */
     const mouthOf = async (frame: Frame) => {
       const face = largest(await engine.detect(frame, { mesh: true }))!;
@@ -171,10 +173,10 @@ describe('renderFace', () => {
       return { opening: mouthOpening(face.landmarks!), pixels: rgb.length, mean, spread: Math.sqrt(luma.reduce((sum, v) => sum + (v - lumaMean) ** 2, 0) / luma.length) };
     };
     // The widest the actor opens (around frame 141 of 216).
-    const candidates = await Promise.all([130, 135, 140, 145, 150].map(async (index) => ({ index, mouth: await mouthOf(await frameAt(talking, index)) })));
+    const candidates = await Promise.all([130, 135, 140, 145, 150].map(async (index) => ({ index, mouth: await mouthOf(await frameAtOf(talking, index)) })));
     const widest = candidates.sort((a, b) => b.mouth.opening - a.mouth.opening)[0]!;
     const actor = widest.mouth;
-    const output = await mouthOf(await frameAt(rendered, widest.index));
+    const output = await mouthOf(await frameAtOf(rendered, widest.index));
     expect(actor.opening).toBeGreaterThan(0.1);
     // One open mouth, where the actor's is, filled with what the actor's holds.
     expect(output.opening).toBeGreaterThan(0.5 * actor.opening);
@@ -204,7 +206,38 @@ describe('renderFace', () => {
     expect(grinning).toBeGreaterThan(0);
     expect(atRest).toBeGreaterThan(grinning);
     expect(atRest + grinning).toBe(report.framesWithFace);
-  }, 180_000);
+
+    // Her grin lends only the mouth and jaw: against a render from the resting image alone, the eyes are the
+    // same in every frame (the grin's crop may look elsewhere), the mouth differs where the grin shows.
+    await renderFace({ template: talking, personFace: rest, output: path.join(scratch, 'anchor-out.mp4'), engine });
+    const everyFourth = async (file: string) => {
+      const { stdout } = await runProcess(ffmpegBinary(), ['-v', 'error', '-i', file, '-vf', "select='not(mod(n\\,4))'", '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], {
+        encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 60_000,
+      });
+      return stdout;
+    };
+    const [withGrin, anchorOnly] = await Promise.all([everyFourth(path.join(scratch, 'collection-out.mp4')), everyFourth(path.join(scratch, 'anchor-out.mp4'))]);
+    // The actor's eyes and mouth in the first frame (he hardly moves his head): boxes around the mesh points.
+    const actorFace = largest(await engine.detect(await frameAtOf(talking, 0), { mesh: true }))!.landmarks!;
+    const box = (indices: number[]) => {
+      const xs = indices.map((i) => actorFace[i]![0]!);
+      const ys = indices.map((i) => actorFace[i]![1]!);
+      return [Math.floor(Math.min(...xs)) - 6, Math.floor(Math.min(...ys)) - 6, Math.ceil(Math.max(...xs)) + 6, Math.ceil(Math.max(...ys)) + 6];
+    };
+    const eyes = box([33, 133, 159, 145, 362, 263, 386, 374]);
+    const lips = box([61, 291, 13, 14, 17, 0]);
+    const difference = (frame: number, [x0, y0, x1, y1]: number[]) => {
+      let sum = 0;
+      for (let y = y0!; y < y1!; y++) for (let x = x0!; x < x1!; x++) sum += Math.abs(withGrin[frame * 480 * 480 + y * 480 + x]! - anchorOnly[frame * 480 * 480 + y * 480 + x]!);
+      return sum / ((x1! - x0!) * (y1! - y0!));
+    };
+    const frames = Math.min(withGrin.length, anchorOnly.length) / (480 * 480);
+    const eyeDifference = Math.max(...Array.from({ length: frames }, (_, i) => difference(i, eyes)));
+    const mouthDifference = Math.max(...Array.from({ length: frames }, (_, i) => difference(i, lips)));
+    // (The encoder's own noise moves a few grey levels anywhere in the picture.)
+    expect(eyeDifference, `eyes ${eyeDifference}, mouth ${mouthDifference}`).toBeLessThan(3);
+    expect(mouthDifference).toBeGreaterThan(4 * eyeDifference);
+  }, 240_000);
 
   it('removes its output and says why when the person’s photo has no face', async () => {
     const blank = path.join(scratch, 'blank.png');

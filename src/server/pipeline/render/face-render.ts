@@ -102,10 +102,12 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   // is opened only by what it lacks against the anchor's).
   const restOpening = mouthOpening(person.landmarks);
   const mouths = persons.map((each) => (options.mouth === false ? undefined : createMouthMotion(each, restOpening)));
-  const eyes = persons.map((each) => (options.eyes === false ? undefined : createEyeMotion(each.landmarks)));
+  const eyes = [options.eyes === false ? undefined : createEyeMotion(person.landmarks)];
   const choice = persons.length > 1 ? createFaceChoice(persons.map((each) => mouthLook(each.landmarks)), MOUTH.gain) : undefined;
   const blinks = options.blinks === false ? undefined : createEyeBlinks();
   const light = createLightFollower();
+  // Each image follows the actor's light on its own skin points (the anchor's follower is `light`).
+  const lights = persons.map((_, i) => (i === 0 ? light : createLightFollower()));
   const steady = createSteadyPose(video.fps, [person.landmarks[BETWEEN_EYES]!, person.landmarks[CHIN]!] as [Point, Point], Math.hypot(person.landmarks[CHIN]![0]! - person.landmarks[BETWEEN_EYES]![0]!, person.landmarks[CHIN]![1]! - person.landmarks[BETWEEN_EYES]![1]!));
   const encoder = openEncoder({
     output: options.output, width, height, rate: video.rate, audioFrom: video.hasAudio ? options.template : undefined,
@@ -141,11 +143,12 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
         if (blinks?.active) framesBlinking++;
         // One steadying for the frame, from the anchor's placement, shared by every image pasted in it.
         const settle = steady.settle(personToFrame(person, face.landmarks));
-        let replaced = false;
-        for (const { index, opacity } of choice?.shown ?? [{ index: 0, opacity: 1 }]) {
-          replaced = pasteFace(frame, persons[index]!, face.landmarks, { mouth: mouths[index], blinks, eyes: eyes[index], light, settle, opacity }) || replaced;
+        // The anchor gives the whole face; another image lends only its mouth and jaw (its eyes, gaze and
+        // brows may differ from the anchor's: a crop from a clip where the person glanced aside).
+        if (pasteFace(frame, person, face.landmarks, { mouth: mouths[0], blinks, eyes: eyes[0], light, settle })) framesReplaced++;
+        for (const { index, opacity } of choice?.shown ?? []) {
+          if (index !== 0) pasteFace(frame, persons[index]!, face.landmarks, { mouth: mouths[index], light: lights[index], settle, opacity, mouthOnly: true });
         }
-        if (replaced) framesReplaced++;
         ms.compose += performance.now() - mark;
       }
 

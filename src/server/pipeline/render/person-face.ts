@@ -33,6 +33,8 @@ export interface PersonFace {
   coordinates: FaceCoordinates;
   /** The photo's own light and skin tone over `skin`; undefined when too little skin shows (the means are matched then). */
   lighting: Lighting | undefined;
+  /** 0..1: the mouth and jaw, feathered (what another image of the person lends the anchor: face-choice.ts). */
+  mouthArea: Float32Array;
 }
 
 export interface ColourFigures {
@@ -370,6 +372,7 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
     skin,
     coordinates,
     lighting,
+    mouthArea: mouthArea(width, height, landmarks),
   };
 }
 
@@ -397,4 +400,36 @@ function keepLittleTint(
       planes.v[i] = v + kept * (planes.v[i]! - v);
     }
   }
+}
+
+/**
+ * The mouth and jaw as a soft ellipse: centred on the lips, across to 0.8 of the mouth's width beyond each
+ * corner, up to just under the nose and down to the chin; full inside 60 % of it, eased to 0 at its edge.
+ * Eyes, brows and gaze stay the anchor image's whatever image lends its mouth.
+ */
+function mouthArea(width: number, height: number, landmarks: number[][]): Float32Array {
+  const area = new Float32Array(width * height);
+  const point = (i: number) => landmarks[i]!;
+  const [left, right] = [point(61), point(291)];
+  const centre = [(left[0]! + right[0]! + point(13)[0]! + point(14)[0]!) / 4, (left[1]! + right[1]! + point(13)[1]! + point(14)[1]!) / 4];
+  const mouthWidth = Math.hypot(right[0]! - left[0]!, right[1]! - left[1]!);
+  const axis = [(right[0]! - left[0]!) / Math.max(1, mouthWidth), (right[1]! - left[1]!) / Math.max(1, mouthWidth)];
+  const depth = (p: number[]) => (p[1]! - centre[1]!) * axis[0]! - (p[0]! - centre[0]!) * axis[1]!;
+  const along = 1.3 * mouthWidth;
+  const down = Math.max(1, depth(point(152)));
+  const up = Math.max(1, 0.85 * -depth(point(2)));
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const dx = x + 0.5 - centre[0]!;
+      const dy = y + 0.5 - centre[1]!;
+      const u = (dx * axis[0]! + dy * axis[1]!) / along;
+      const across = dy * axis[0]! - dx * axis[1]!;
+      const v = across / (across > 0 ? down : up);
+      const d = Math.sqrt(u * u + v * v);
+      if (d >= 1) continue;
+      const t = Math.min(1, (1 - d) / 0.4);
+      area[y * width + x] = t * t * (3 - 2 * t);
+    }
+  }
+  return area;
 }
