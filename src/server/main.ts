@@ -1,8 +1,11 @@
 // The app's process: read config, open the database (migrations run there), serve the API and the client,
 // and (unless JOB_WORKERS=off) run the job workers in the same process.
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/open';
+import { loggerOptions } from './http/log-options';
 import { pruneThrottle } from './features/auth/throttle';
 import { seedDemoAtFirstStart } from './features/templates/demo-templates';
 import { createJobQueue } from './jobs/queue';
@@ -20,8 +23,12 @@ async function main() {
   // Partial uploads and half-done work of processes that died; the folders of running ones stay.
   const staleTemp = await storage.startTemp();
   const pipeline = createPipelinePool();
-  const queue = await createJobQueue(database, { log: console });
+  // The queue's errors go to the app's logger, whose err serializer leaves out a failed query's
+  // parameters (http/log-options.ts); the queue starts before the app, so until then to one like it.
+  let log: Pick<FastifyBaseLogger, 'error'> = pino(loggerOptions(config.logLevel));
+  const queue = await createJobQueue(database, { log: { error: (obj, message) => log.error(obj, message) } });
   const app = await buildApp({ config, db: database.db, storage, queue, pipeline });
+  log = app.log;
   const workers = config.jobWorkers
     ? await startJobWorkers({ db: database.db, storage, queue, pipeline, log: app.log }, { concurrency: config.jobConcurrency })
     : undefined;

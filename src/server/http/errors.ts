@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../shared/api-types';
 import { MESSAGES, firstIssueMessage } from '../../shared/validation';
+import { pgErrorOf } from '../db/pg-error';
 
 export class HttpError extends Error {
   constructor(
@@ -24,6 +25,17 @@ export const planLimit = (message: string) => new HttpError(403, message, {}, 'p
 export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
+/**
+ * A route's `errorHandler` for a body over its `bodyLimit` (an inline file sent as a data URL): 413 in
+ * the route's words about the file; every other error goes on to the app's handler.
+ */
+export function bodyTooLarge(message: string) {
+  return (error: FastifyError) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new HttpError(413, message);
+    throw error;
+  };
+}
+
 /** Parse a JSON request body with a shared zod schema; a failure is a 400 with the spec's message. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) {
@@ -42,20 +54,13 @@ export function parseId(value: string): number {
 
 /**
  * A multipart body the parser cannot read (no boundary, no closing boundary, a broken part header) is
- * the client's fault, not ours; busboy says so only in words.
+ * the client's fault, not ours; busboy says so only in words. A body cut off inside a file fails that
+ * file's stream ("Part terminated early ..."), which the route was writing to disk.
  */
 function isMalformedMultipart(error: Error): boolean {
-  return /^(Unexpected end of (form|multipart data)|Multipart: Boundary not found|Malformed part header)/.test(error.message);
-}
-
-/** The SQLSTATE of a database error, found under drizzle's wrapper (its `cause`). */
-function sqlState(error: unknown): string | undefined {
-  let current = error as { code?: unknown; cause?: unknown } | undefined;
-  for (let depth = 0; current && depth < 5; depth++) {
-    if (typeof current.code === 'string' && /^[0-9A-Z]{5}$/.test(current.code)) return current.code;
-    current = current.cause as typeof current;
-  }
-  return undefined;
+  return /^(Unexpected end of (form|multipart data)|(Part|Preamble) terminated early due to unexpected end of multipart data|Multipart: Boundary not found|Malformed part header)/.test(
+    error.message,
+  );
 }
 
 /**
@@ -79,7 +84,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // Fastify's own client errors (body too large, bad content type, ...) have readable messages.
       return reply.status(status).send({ message: error.message });
     }
-    const state = sqlState(error);
+    const state = pgErrorOf(error)?.code;
     if (state && UNSTORABLE_TEXT.has(state)) return reply.status(400).send({ message: MESSAGES.unusableCharacters });
     // The err serializer (log-options.ts) leaves out the failed query's parameters.
     request.log.error({ err: error }, 'request failed');

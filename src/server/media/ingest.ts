@@ -154,7 +154,7 @@ export async function ingestTempFile(
 }
 
 /** Rewrites `file` in place with ffmpeg output options (a remux or a sound made playable); time-limited. */
-async function rewrite(storage: Storage, file: string, outputArgs: string[]): Promise<void> {
+export async function rewrite(storage: Storage, file: string, outputArgs: string[]): Promise<void> {
   const output = await storage.tempPath();
   try {
     await runFfmpeg(['-nostdin', '-v', 'error', ...DECODER_GUARD_ARGS, '-i', file, ...outputArgs, '-y', output], { timeoutMs: MEDIA_TIMEOUTS.checkMs }).catch(
@@ -232,7 +232,7 @@ const fitsWebm = (probed: ProbeResult) =>
  * says Matroska). An H.264 picture: copied into MP4 (sound copied when AAC or MP3, else made AAC). Any
  * other picture: refused with a message. Sound alone that is not Opus or Vorbis: made AAC in M4A.
  */
-function storedMatroska(type: SniffedType, probed: ProbeResult, family: 'audio' | 'video'): Pick<CheckedMedia, 'ext' | 'remux'> {
+export function storedMatroska(type: SniffedType, probed: ProbeResult, family: 'audio' | 'video'): Pick<CheckedMedia, 'ext' | 'remux'> {
   const webm = family === 'audio' ? 'weba' : 'webm';
   const streams = family === 'audio' ? ['-map', '0:a:0'] : ['-map', '0:v:0', '-map', '0:a:0?'];
   if (fitsWebm(probed)) return type.ext === 'webm' ? { ext: webm } : { ext: webm, remux: [...streams, '-c', 'copy', '-f', 'webm'] };

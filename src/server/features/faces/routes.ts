@@ -1,9 +1,9 @@
 // Face images, face videos and the streamed video upload (spec 01 §7), each for its owner only.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { expressionTypeSchema, MEDIA_LIMITS, MEDIA_MESSAGES, mediaNameSchema } from '../../../shared/media-rules';
-import { HttpError, badRequest, parseId, parseInput } from '../../http/errors';
+import { HttpError, badRequest, bodyTooLarge, parseId, parseInput } from '../../http/errors';
 import { requireOwner, requireUser } from '../../http/guards';
 import { uploadBodyBytes } from '../../http/early-checks';
 import type { RouteDeps } from '../../http/route-deps';
@@ -49,14 +49,6 @@ const createFaceVideoSchema = z.object({
 });
 
 const uploadFieldsSchema = z.object({ personId: idField.optional(), userId: idField.optional() });
-
-/** A body over the route's limit reads as the file being too large, in the spec's words. */
-function bodyTooLarge(message: string) {
-  return (error: FastifyError, _request: FastifyRequest, _reply: FastifyReply) => {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new HttpError(413, message);
-    throw error;
-  };
-}
 
 export async function faceRoutes(app: FastifyInstance, { db, sessions, storage, queue, pipeline }: RouteDeps) {
   const idParam = (request: FastifyRequest) => parseId((request.params as { id: string }).id);

@@ -10,13 +10,13 @@ import {
   templateUpdateSchema,
   templateUploadFieldsSchema,
 } from '../../../shared/template-rules';
+import { pgErrorOf } from '../../db/pg-error';
 import { processedVideos, purchases, videoTemplates } from '../../db/schema';
 import { badRequest, conflict, notFound, parseId, parseInput } from '../../http/errors';
 import { requireAdmin } from '../../http/guards';
 import { uploadBodyBytes } from '../../http/early-checks';
 import type { RouteDeps } from '../../http/route-deps';
 import type { Storage } from '../../storage/storage';
-import { pgErrorOf } from '../users/unique';
 import { templateListCache } from './list-cache';
 import { analyseNarration } from './narration';
 import { toTemplate } from './serialize';
@@ -118,7 +118,7 @@ export async function templateAdminRoutes(app: FastifyInstance, { db, sessions, 
     try {
       const { price, duration: _claimed, ...fields } = parseInput(templateUploadFieldsSchema, upload.fields);
       if (!upload.video) throw badRequest(TEMPLATE_MESSAGES.missingVideo);
-      const video = await checkTemplateVideo(upload.video.path);
+      const video = await checkTemplateVideo(upload.video.path, storage);
       const narration = await analyseNarration(pipeline, upload.video.path);
       const thumbnailExt = upload.thumbnail ? await checkThumbnail(upload.thumbnail.path) : 'jpg';
       upload.thumbnail ??= await thumbnailFromVideo(upload.video.path, video.duration, storage);

@@ -1,13 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VideoTemplate } from '../../../shared/api-types';
+import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 import { TEMPLATE_MESSAGES } from '../../../shared/template-rules';
 import { MESSAGES } from '../../../shared/validation';
 import { processedVideos, purchases, videoTemplates } from '../../db/schema';
-import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
+import { ffmpegBinary, probe, runProcess } from '../../media/ffmpeg';
 import { testDatabases } from '../../testing/databases';
 import { praatMedianPitch, requireRealVoicePackages } from '../../testing/real-voices';
 import { type MultipartPart, fixtures, multipart } from '../../testing/media-fixtures';
@@ -38,6 +40,16 @@ function filesUnder(dir: string): string[] {
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
+
+function fixturePath(dir: string, name: string, bytes: Buffer): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, bytes);
+  return file;
+}
+
+/** A digest of a file's video packets as stored (no decoding). */
+const videoPackets = (file: string) =>
+  execFileSync(ffmpegBinary(), ['-nostdin', '-v', 'error', '-i', file, '-map', '0:v:0', '-c', 'copy', '-f', 'md5', '-']).toString().trim();
 
 type MultipartValue = string | { file: Buffer; filename: string; contentType?: string };
 
@@ -252,6 +264,36 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
       expect(thumbnail.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     });
 
+    it('stores H.264 behind a WebM header as MP4, its packets copied (as people’s media, decision 015)', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'familystar-h264-webm-'));
+      try {
+        // H.264 and AAC copied into Matroska, then given a WebM header, as Chrome's video/webm;codecs=h264
+        // recorder writes: DocType "webm" and a Void element where "matroska" was, so sizes stay right.
+        const mkv = path.join(dir, 'h264.mkv');
+        await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-i', fixturePath(dir, 'av.mp4', fixtures.avMp4()), '-c', 'copy', '-f', 'matroska', mkv], { timeout: 60_000 });
+        const bytes = readFileSync(mkv);
+        const docType = Buffer.from('4282886d6174726f736b61', 'hex');
+        const at = bytes.indexOf(docType);
+        const webmHeader = Buffer.concat([bytes.subarray(0, at), Buffer.from('428284', 'hex'), Buffer.from('webm'), Buffer.from('ec820000', 'hex'), bytes.subarray(at + docType.length)]);
+
+        const response = await upload(admin, uploadFields({ video: { file: webmHeader, filename: 'recorded.webm', contentType: 'video/webm' } }));
+        expect(response.statusCode, response.body).toBe(201);
+        const template = json<VideoTemplate>(response);
+        expect(template.videoUrl).toMatch(/\.mp4$/);
+        expect(template.thumbnailUrl).toMatch(/\.jpg$/);
+        const served = await user.get(template.videoUrl!);
+        expect(served.headers['content-type']).toBe('video/mp4');
+        const stored = fixturePath(dir, 'stored.mp4', served.rawPayload);
+        expect(await probe(stored)).toMatchObject({ formatName: expect.stringContaining('mp4'), videoCodec: 'h264', audioCodec: 'aac' });
+        // Copied, not re-encoded: the same picture packets.
+        expect(videoPackets(stored)).toBe(videoPackets(mkv));
+        expect(templateFiles(template.id)).toHaveLength(2);
+        expect(tempFiles()).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('analyses a real narrator: a real man reading over a real face, his pitch as Praat hears it', async () => {
       requireRealVoicePackages();
       const dir = mkdtempSync(path.join(tmpdir(), 'familystar-narrated-'));
@@ -299,6 +341,8 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
       ['a text file named .mp4', () => uploadFields({ video: { file: Buffer.from('hello, this is not a video at all'), filename: 'fake.mp4', contentType: 'video/mp4' } }), 400, TEMPLATE_MESSAGES.invalidVideoTypeDetail],
       ['an MP4 with only audio', () => uploadFields({ video: { file: fixtures.audioOnlyMp4(), filename: 'song.mp4' } }), 400, TEMPLATE_MESSAGES.notAVideo],
       ['a truncated MP4', () => uploadFields({ video: { file: fixtures.avMp4().subarray(0, 300), filename: 'cut.mp4' } }), 400, TEMPLATE_MESSAGES.notAVideo],
+      // Its header whole (faststart), its packets cut off: ffmpeg fails reading them (was a 500, found by hostile-input.test.ts).
+      ['an MP4 cut in half', () => uploadFields({ video: { file: fixtures.avMp4().subarray(0, fixtures.avMp4().length / 2), filename: 'half.mp4' } }), 400, MEDIA_MESSAGES.unreadableMedia],
       ['an image as the video', () => uploadFields({ video: { file: fixtures.smallPng(), filename: 'x.mp4' } }), 400, TEMPLATE_MESSAGES.invalidVideoTypeDetail],
       ['a video as the thumbnail', () => uploadFields({ thumbnail: { file: fixtures.avMp4(), filename: 't.jpg', contentType: 'image/jpeg' } }), 400, TEMPLATE_MESSAGES.invalidThumbnail],
       ['a thumbnail over 10 MB', () => uploadFields({ thumbnail: { file: Buffer.concat([fixtures.smallJpeg(), Buffer.alloc(10 * 1024 * 1024)]), filename: 'big.jpg' } }), 413, TEMPLATE_MESSAGES.thumbnailTooLarge],

@@ -9,7 +9,7 @@ import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 import { TEMPLATE_LIMITS, TEMPLATE_MESSAGES, TEMPLATE_VIDEO_EXTENSIONS } from '../../../shared/template-rules';
 import { HttpError, badRequest } from '../../http/errors';
 import { DECODER_GUARD_ARGS, MEDIA_TIMEOUTS, MediaTimeoutError, probe, runFfmpeg } from '../../media/ffmpeg';
-import { checkImagePixels, checkVideoPackets, checkVideoPicture } from '../../media/ingest';
+import { checkImagePixels, checkVideoPackets, checkVideoPicture, rewrite, storedMatroska } from '../../media/ingest';
 import { mediaLimiter } from '../../media/media-limiter';
 import { sniff } from '../../media/sniff';
 import { FileTooLargeError, type Storage } from '../../storage/storage';
@@ -33,6 +33,14 @@ const TEMPLATES = 'templates';
 /** Rethrows a media tool's timeout in the user's words; other errors as they are. */
 const tooSlow = (error: unknown): never => {
   throw error instanceof MediaTimeoutError ? badRequest(MEDIA_MESSAGES.mediaCheckTooSlow) : error;
+};
+/**
+ * A media tool that failed on the file (ffmpeg stops at a corrupt packet with -xerror) means damaged
+ * media, in the user's words, as people's media says it (ingest.ts); our own refusals pass as they are.
+ */
+const unreadable = (error: unknown): never => {
+  if (error instanceof HttpError || error instanceof MediaTimeoutError) tooSlow(error);
+  throw badRequest(MEDIA_MESSAGES.unreadableMedia);
 };
 
 /** Streams the request's parts: `video` and `thumbnail` to temporary files, other fields as text. */
@@ -95,9 +103,11 @@ export interface CheckedVideo {
 /**
  * The video must be MP4, WebM or MOV by content, ffprobe must find a video stream with a duration, at
  * most TEMPLATE_LIMITS.maxDurationSeconds long and MEDIA_LIMITS.videoMaxSide on a side; its packets
- * are read (not decoded) to find damage and a length or frame rate its header hides.
+ * are read (not decoded) to find damage and a length or frame rate its header hides. A WebM header is
+ * stored as what it holds, by people's media's rule (ingest.ts storedMatroska): WebM's codecs stay WebM,
+ * H.264 (Chrome's `video/webm;codecs=h264` recorder) is copied into MP4 in place, any other is refused.
  */
-export async function checkTemplateVideo(file: string): Promise<CheckedVideo> {
+export async function checkTemplateVideo(file: string, storage: Storage): Promise<CheckedVideo> {
   const type = sniff(await head(file));
   const ext = TEMPLATE_VIDEO_EXTENSIONS.find((candidate) => candidate === type?.ext);
   if (!type || !ext) throw badRequest(TEMPLATE_MESSAGES.invalidVideoTypeDetail);
@@ -110,8 +120,10 @@ export async function checkTemplateVideo(file: string): Promise<CheckedVideo> {
     if (!probed?.hasVideo || !probed.duration) throw badRequest(TEMPLATE_MESSAGES.notAVideo);
     checkVideoPicture(probed);
     if (probed.duration > maxSeconds) throw badRequest(TEMPLATE_MESSAGES.durationTooLong);
-    await checkVideoPackets(file, maxSeconds, TEMPLATE_MESSAGES.durationTooLong).catch(tooSlow);
-    return { ext, duration: Math.max(1, Math.round(probed.duration)) };
+    await checkVideoPackets(file, maxSeconds, TEMPLATE_MESSAGES.durationTooLong).catch(unreadable);
+    const stored = ext === 'webm' ? storedMatroska(type, probed, 'video') : { ext };
+    if (stored.remux) await rewrite(storage, file, stored.remux);
+    return { ext: stored.ext as CheckedVideo['ext'], duration: Math.max(1, Math.round(probed.duration)) };
   });
 }
 

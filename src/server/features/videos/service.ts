@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { ProcessedVideo } from '../../../shared/api-types';
+import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 import { planById } from '../../../shared/plans';
 import { VOICE_ONLY_MESSAGES } from '../../../shared/voice-only-rules';
 import { NARRATION_MESSAGES, type VoiceAnalysisSummary, heardVoice, unusableRecordingMessage } from '../../../shared/voice-analysis';
@@ -23,6 +24,7 @@ import type { MediaLinkSigner } from '../../http/signed-links';
 import type { JobQueue } from '../../jobs/queue';
 import type { PipelinePool } from '../../pipeline/worker-pool';
 import type { Storage } from '../../storage/storage';
+import { withPersonLocked } from '../people/defaults';
 import { templateNarration } from '../templates/narration';
 
 export type ProcessedVideoRow = typeof processedVideos.$inferSelect;
@@ -97,25 +99,48 @@ export async function checkMonthlyLimit(db: Db | Tx, user: UserRow) {
   if ((await monthlyVideoCount(db, user.id)) >= plan.videosPerMonth) throw planLimit(monthlyLimitMessage(plan.name, plan.videosPerMonth));
 }
 
+/** What a video names: its person, face photo and recording. */
+type VideoChoices = Pick<typeof processedVideos.$inferInsert, 'personId' | 'faceImageId' | 'voiceRecordingId'>;
+
 /**
  * Counts the month's videos and writes one more in the same transaction, with the user's row locked: two
- * requests at once cannot both take the last place (as people/service.ts does for people).
+ * requests at once cannot both take the last place (as people/service.ts does for people). The video's
+ * person is locked first, as deleting the person, a face photo or a recording locks it: a delete either
+ * waits for the write or went first, and then the write answers 404 instead of failing its foreign key.
+ * (Person before user: a face save holds the person and then, through its foreign key, the user.)
  */
-async function withinMonthlyLimit<T>(db: Db, user: UserRow, write: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
+async function withinMonthlyLimit<T>(db: Db, user: UserRow, choices: VideoChoices, write: (tx: Tx) => Promise<T>): Promise<T> {
+  const counted = async (tx: Tx) => {
     const [owner] = await tx.select().from(users).where(eq(users.id, user.id)).for('update');
     if (!owner) throw notFound('User not found');
     await checkMonthlyLimit(tx, owner);
+    await requireChoicesStill(tx, choices);
     return write(tx);
-  });
+  };
+  return choices.personId == null ? db.transaction(counted) : withPersonLocked(db, choices.personId, counted);
+}
+
+/**
+ * The face photo and recording chosen before the transaction, still there, and kept so until it ends (a
+ * face of another of the user's people is not covered by the person's lock).
+ */
+async function requireChoicesStill(tx: Tx, { faceImageId, voiceRecordingId }: VideoChoices): Promise<void> {
+  if (faceImageId != null) {
+    const [face] = await tx.select({ id: faceImages.id }).from(faceImages).where(eq(faceImages.id, faceImageId)).for('key share');
+    if (!face) throw notFound(MEDIA_MESSAGES.faceImageNotFound);
+  }
+  if (voiceRecordingId != null) {
+    const [voice] = await tx.select({ id: voiceRecordings.id }).from(voiceRecordings).where(eq(voiceRecordings.id, voiceRecordingId)).for('key share');
+    if (!voice) throw notFound(MEDIA_MESSAGES.voiceRecordingNotFound);
+  }
 }
 
 /**
  * Writes the row `pending` within the month's allowance and queues its render; when queueing fails the
- * row goes again.
+ * row goes again. 404 when its person, face photo or recording was deleted meanwhile.
  */
 export async function insertAndQueueRender(deps: { db: Db; queue: JobQueue }, user: UserRow, values: typeof processedVideos.$inferInsert): Promise<ProcessedVideoRow> {
-  const row = await withinMonthlyLimit(deps.db, user, async (tx) => (await tx.insert(processedVideos).values(values).returning())[0]!);
+  const row = await withinMonthlyLimit(deps.db, user, values, async (tx) => (await tx.insert(processedVideos).values(values).returning())[0]!);
   try {
     await deps.queue.send('render', { processedVideoId: row.id });
   } catch (error) {
@@ -248,7 +273,7 @@ export async function retryProcessedVideo(
   const source = deps.storage.fromUrl(row.sourceUrl);
   if (row.sourceUrl !== null && !(source && existsSync(source.path))) throw badRequest(VOICE_ONLY_MESSAGES.sourceMissing);
 
-  const [pending] = await withinMonthlyLimit(db, user, (tx) =>
+  const [pending] = await withinMonthlyLimit(db, user, { personId, faceImageId, voiceRecordingId }, (tx) =>
     tx
       .update(processedVideos)
       .set({ status: 'pending', error: null, faceImageId, voiceRecordingId, personId, faceProgress: 0, voiceProgress: 0, startedAt: null, completedAt: null })

@@ -1,9 +1,9 @@
 // Voice recordings (spec 01 §7), each for its owner only.
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MEDIA_MESSAGES, mediaNameSchema } from '../../../shared/media-rules';
 import { cleanText } from '../../../shared/validation';
-import { HttpError, parseId, parseInput } from '../../http/errors';
+import { bodyTooLarge, parseId, parseInput } from '../../http/errors';
 import { requireOwner, requireUser } from '../../http/guards';
 import type { RouteDeps } from '../../http/route-deps';
 import { idField, ownPerson, requirePersonId, requireSelf } from '../people/access';
@@ -46,13 +46,7 @@ export async function voiceRoutes(app: FastifyInstance, { db, sessions, storage,
 
   app.post(
     '/voiceRecordings',
-    {
-      bodyLimit: VOICE_BODY_LIMIT,
-      errorHandler: (error: FastifyError) => {
-        if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new HttpError(413, MEDIA_MESSAGES.audioTooLarge);
-        throw error;
-      },
-    },
+    { bodyLimit: VOICE_BODY_LIMIT, errorHandler: bodyTooLarge(MEDIA_MESSAGES.audioTooLarge) },
     async (request, reply) => {
       const user = await requireUser(sessions, request);
       const input = parseInput(createVoiceRecordingSchema, request.body);
