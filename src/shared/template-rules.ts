@@ -20,6 +20,7 @@ export const TEMPLATE_MESSAGES = {
   premiumNeedsPrice: 'A premium template needs a price',
   fillAllFields: 'Please fill in all fields',
   invalidUrl: 'Video and thumbnail URLs must start with / or http(s)://',
+  familyMediaUrl: "A template's video and thumbnail must be template files, not a family's photos, clips or videos.",
   missingVideo: 'Missing Video',
   missingThumbnail: 'Missing Thumbnail',
   invalidVideoType: 'Invalid file type',
@@ -141,7 +142,10 @@ const priceCents = z
 const mediaUrl = cleanText(z.string({ error: TEMPLATE_MESSAGES.fillAllFields }).trim(), 'The video or thumbnail URL')
   .min(1, TEMPLATE_MESSAGES.fillAllFields)
   .max(2048, TEMPLATE_MESSAGES.invalidUrl)
-  .regex(/^(\/(?!\/)|https?:\/\/)\S*$/, TEMPLATE_MESSAGES.invalidUrl);
+  .regex(/^(\/(?!\/)|https?:\/\/)\S*$/, TEMPLATE_MESSAGES.invalidUrl)
+  // Our own media URLs name a family's files too (faces, clips, recordings, videos): a template may
+  // only name template files, or the render would use another family's clip as a template.
+  .refine((url) => !/^\/api\/media\//i.test(url) || /^\/api\/media\/templates\//.test(url), TEMPLATE_MESSAGES.familyMediaUrl);
 
 const templateFields = {
   title,

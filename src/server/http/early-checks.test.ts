@@ -82,6 +82,7 @@ describe.each(databases)('reading bodies on $name', (testDatabase) => {
   let adminCookie: string;
   let userCookie: string;
   let personId: number;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     t = await createTestApp(testDatabase);
@@ -91,9 +92,10 @@ describe.each(databases)('reading bodies on $name', (testDatabase) => {
       storage: t.storage,
       queue: t.queue,
       pipeline: t.pipeline,
-      logger: false,
+      // What the server logs is checked too (an upload the client gives up on is not an error).
+      logStream: { write: (line) => void logLines.push(line) },
       timeouts: TIMEOUTS,
-      config: { sessionSecret: randomBytes(32).toString('hex'), cookieSecure: 'auto', trustProxy: false, logLevel: 'silent', clientDir: '/nonexistent' },
+      config: { sessionSecret: randomBytes(32).toString('hex'), cookieSecure: 'auto', trustProxy: false, logLevel: 'info', clientDir: '/nonexistent' },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as net.AddressInfo).port;
@@ -109,6 +111,21 @@ describe.each(databases)('reading bodies on $name', (testDatabase) => {
   afterAll(async () => {
     await app?.close();
     await t?.close();
+  });
+
+  it('logs an upload the client gives up on as information, not as an error, and keeps nothing of it', async () => {
+    const client = await connect(port);
+    const { contentType, start } = multipartStart({ personId: String(personId) });
+    await client.send(head('POST', '/api/upload/video', { 'Content-Type': contentType, 'Content-Length': 20 * MB, Cookie: userCookie }));
+    await client.send(start);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const before = logLines.length;
+    client.socket.destroy();
+    await until(() => logLines.slice(before).some((line) => line.includes('closed the connection')), Boolean, 3000, 20);
+    const after = logLines.slice(before).map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(after.filter((line) => line.level >= 50)).toEqual([]);
+    expect(after.find((line) => line.msg.includes('closed the connection'))!.level).toBe(30);
+    expect(await t.storage.sweepTemp(0)).toBe(0);
   });
 
   describe('who may send a body', () => {

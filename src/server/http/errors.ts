@@ -84,6 +84,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // Fastify's own client errors (body too large, bad content type, ...) have readable messages.
       return reply.status(status).send({ message: error.message });
     }
+    // The client went away mid-request (an upload cancelled, a tab closed): nothing failed on our side.
+    if (request.raw.aborted || request.raw.socket?.destroyed) {
+      request.log.info({ code: error.code, message: error.message }, 'the client closed the connection before the request was complete');
+      return reply.status(400).send({ message: MESSAGES.malformedUpload });
+    }
     const state = pgErrorOf(error)?.code;
     if (state && UNSTORABLE_TEXT.has(state)) return reply.status(400).send({ message: MESSAGES.unusableCharacters });
     // The err serializer (log-options.ts) leaves out the failed query's parameters.

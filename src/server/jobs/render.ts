@@ -113,7 +113,9 @@ export async function renderGaveUp(deps: JobDeps, { processedVideoId }: JobData[
 async function sourceOf(deps: JobDeps, row: typeof processedVideos.$inferSelect): Promise<StoredFile> {
   if (row.sourceUrl !== null) return existing(deps.storage.fromUrl(row.sourceUrl), VOICE_ONLY_MESSAGES.sourceMissing);
   const [template] = row.templateId === null ? [] : await deps.db.select().from(videoTemplates).where(eq(videoTemplates.id, row.templateId)).limit(1);
-  return existing(deps.storage.fromUrl(template?.videoUrl), VIDEO_MESSAGES.templateMissing);
+  // Only a template file can be a template's picture (never a family's media named by its URL).
+  const file = deps.storage.fromUrl(template?.videoUrl);
+  return existing(file?.kind === 'templates' ? file : undefined, VIDEO_MESSAGES.templateMissing);
 }
 
 /**

@@ -25,7 +25,8 @@ export async function analyseNarration(pipeline: PipelinePool, videoFile: string
 export async function templateNarration(deps: { db: Db; storage: Storage; pipeline: PipelinePool }, template: VideoTemplateRow): Promise<TemplateNarration | null> {
   if (template.narration) return template.narration;
   const file = deps.storage.fromUrl(template.videoUrl);
-  if (!file) return null;
+  // Only a template file (a family's media named by a template's URL is never read).
+  if (file?.kind !== 'templates') return null;
   const narration = await analyseNarration(deps.pipeline, file.path);
   await deps.db.update(videoTemplates).set({ narration }).where(eq(videoTemplates.id, template.id));
   return narration;

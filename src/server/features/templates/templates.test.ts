@@ -199,6 +199,9 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
       ['negative duration', { duration: -1 }, TEMPLATE_MESSAGES.durationNegative],
       ['fractional duration', { duration: 1.5 }, TEMPLATE_MESSAGES.durationNotWhole],
       ['script URL', { videoUrl: 'javascript:alert(1)' }, TEMPLATE_MESSAGES.invalidUrl],
+      // A family's media by its URL: the render would read another family's clip as a template.
+      ["family's clip as its video", { videoUrl: '/api/media/face-videos/2/0f0e0d0c-0b0a-4909-8807-060504030201.mp4' }, TEMPLATE_MESSAGES.familyMediaUrl],
+      ["family's photo as its thumbnail", { thumbnailUrl: '/API/MEDIA/face-images/2/0f0e0d0c-0b0a-4909-8807-060504030201.jpg' }, TEMPLATE_MESSAGES.familyMediaUrl],
       ['missing thumbnail URL', { thumbnailUrl: '' }, TEMPLATE_MESSAGES.fillAllFields],
       ['non-boolean flag', { featured: 'maybe' }, 'featured, isPremium and voiceOnly must be true or false'],
     ];
