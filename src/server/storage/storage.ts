@@ -5,6 +5,7 @@
 //
 // Temporary files (uploads in flight, jobs' work folders) live in a folder of the process that made
 // them, <DATA_DIR>/tmp/<host>_<pid>_<random>, since several processes may share DATA_DIR (decision 015).
+import { once } from 'node:events';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, readlinkSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
@@ -147,6 +148,7 @@ export function createStorage(dataDir: string, options: { heartbeatMs?: number }
     async writeTemp(source: Readable, maxBytes: number): Promise<{ path: string; bytes: number }> {
       const tempFile = await this.tempPath();
       let bytes = 0;
+      const out = createWriteStream(tempFile, { flags: 'wx' });
       try {
         await pipeline(
           source,
@@ -157,10 +159,13 @@ export function createStorage(dataDir: string, options: { heartbeatMs?: number }
               yield chunk;
             }
           },
-          createWriteStream(tempFile, { flags: 'wx' }),
+          out,
         );
         return { path: tempFile, bytes };
       } catch (error) {
+        // The file is opened asynchronously: when the source fails first, it can be created after a plain
+        // rm. Wait until the stream has closed (open, then destroyed), then remove it.
+        if (!out.closed) await once(out, 'close').catch(() => undefined);
         await rm(tempFile, { force: true });
         throw error;
       }
