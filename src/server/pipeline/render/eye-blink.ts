@@ -26,14 +26,9 @@ const EYES = [
   { lids: [386, 374], corners: [362, 263] },
 ] as const;
 
-interface EyeState {
+interface EyeState extends EyeEllipse {
   baseline: number;
   closed: number;
-  centre: Point;
-  /** Unit vector along the eye, and the ellipse's semi-axes in pixels. */
-  axis: Point;
-  along: number;
-  across: number;
 }
 
 export interface EyeBlinks {
@@ -48,9 +43,29 @@ const distance = (p: number[], q: number[]) => Math.hypot(p[0]! - q[0]!, p[1]! -
 
 /** How open the eyes are: the gap between the lids over the eye's width, both eyes averaged. */
 export function eyeOpening(landmarks: number[][]): number {
-  let sum = 0;
-  for (const { lids, corners } of EYES) sum += distance(landmarks[lids[0]]!, landmarks[lids[1]]!) / Math.max(1, distance(landmarks[corners[0]]!, landmarks[corners[1]]!));
-  return sum / EYES.length;
+  return EYES.reduce((sum, eye) => sum + openingOf(landmarks, eye), 0) / EYES.length;
+}
+
+/** One eye's lid gap over its width. */
+function openingOf(landmarks: number[][], { lids, corners }: (typeof EYES)[number]): number {
+  return distance(landmarks[lids[0]]!, landmarks[lids[1]]!) / Math.max(1, distance(landmarks[corners[0]]!, landmarks[corners[1]]!));
+}
+
+/** An ellipse around an eye: its centre, the unit vector along the eye, and its semi-axes in pixels. */
+interface EyeEllipse {
+  centre: Point;
+  axis: Point;
+  along: number;
+  across: number;
+}
+
+/** Where (x, y) lies in the ellipse: [squared distance from the centre (1 at the edge), the across coordinate (1 at the edge)]. */
+function inEllipse(eye: EyeEllipse, x: number, y: number): [number, number] {
+  const dx = x - eye.centre[0];
+  const dy = y - eye.centre[1];
+  const u = (dx * eye.axis[0] + dy * eye.axis[1]) / eye.along;
+  const v = (dy * eye.axis[0] - dx * eye.axis[1]) / eye.across;
+  return [u * u + v * v, v];
 }
 
 export function createEyeBlinks(): EyeBlinks {
@@ -62,7 +77,7 @@ export function createEyeBlinks(): EyeBlinks {
     },
     update(landmarks) {
       active = false;
-      EYES.forEach(({ lids, corners }, i) => {
+      EYES.forEach(({ corners }, i) => {
         const eye = eyes[i]!;
         const [outer, inner] = [landmarks[corners[0]]!, landmarks[corners[1]]!];
         const width = distance(outer, inner);
@@ -70,7 +85,7 @@ export function createEyeBlinks(): EyeBlinks {
           eye.closed = 0;
           return;
         }
-        const opening = distance(landmarks[lids[0]]!, landmarks[lids[1]]!) / width;
+        const opening = openingOf(landmarks, EYES[i]!);
         eye.baseline = Math.max(opening, eye.baseline * BLINK.baselineDecay);
         const open = BLINK.openAbove * eye.baseline;
         const shut = BLINK.closedBelow * eye.baseline;
@@ -86,11 +101,7 @@ export function createEyeBlinks(): EyeBlinks {
       let keep = 0;
       for (const eye of eyes) {
         if (eye.closed === 0) continue;
-        const dx = x - eye.centre[0];
-        const dy = y - eye.centre[1];
-        const u = (dx * eye.axis[0] + dy * eye.axis[1]) / eye.along;
-        const v = (dy * eye.axis[0] - dx * eye.axis[1]) / eye.across;
-        const d = u * u + v * v;
+        const [d] = inEllipse(eye, x, y);
         if (d >= 1) continue;
         // Soft edge: full inside half the radius, eased to nothing at the ellipse.
         const t = Math.min(1, (1 - d) / 0.75);
@@ -148,9 +159,9 @@ export function createEyeMotion(personLandmarks: number[][]): EyeMotion {
     },
     update(landmarks) {
       active = false;
-      EYES.forEach(({ lids, corners }, i) => {
+      EYES.forEach((_, i) => {
         const eye = eyes[i]!;
-        const opening = distance(landmarks[lids[0]]!, landmarks[lids[1]]!) / Math.max(1, distance(landmarks[corners[0]]!, landmarks[corners[1]]!));
+        const opening = openingOf(landmarks, EYES[i]!);
         if (eye.usual === 0) eye.usual = opening;
         // A blink (well under the usual opening) is not part of the usual, and is shown by the blink path.
         if (opening > BLINK.openAbove * eye.usual) eye.usual += EYE_MOTION.usualSmoothing * (opening - eye.usual);
@@ -166,11 +177,7 @@ export function createEyeMotion(personLandmarks: number[][]): EyeMotion {
       out[1] = py;
       for (const eye of eyes) {
         if (eye.ratio === 1) continue;
-        const dx = px - eye.centre[0];
-        const dy = py - eye.centre[1];
-        const u = (dx * eye.axis[0] + dy * eye.axis[1]) / eye.along;
-        const v = (dy * eye.axis[0] - dx * eye.axis[1]) / eye.across;
-        const d = u * u + v * v;
+        const [d, v] = inEllipse(eye, px, py);
         if (d >= 1) continue;
         // Full stretch in the middle, none at the edge of the region: no seam.
         const t = 1 - d;
