@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_MESSAGES } from '../../shared/media-rules';
 import { TEMPLATE_MESSAGES } from '../../shared/template-rules';
 import { MESSAGES } from '../../shared/validation';
-import { buildApp } from '../app';
 import { testDatabases } from '../testing/databases';
-import { type TestApp, TestClient, createTestApp } from '../testing/test-app';
+import { type TestApp, anotherApp, TestClient, createTestApp } from '../testing/test-app';
 import { until } from '../testing/wait';
 import type { RequestTimeouts } from './early-checks';
 import { SESSION_COOKIE } from './sessions';
@@ -87,16 +86,8 @@ describe.each(databases)('reading bodies on $name', (testDatabase) => {
   beforeAll(async () => {
     t = await createTestApp(testDatabase);
     // The suite's database and media, served on a real port with short timeouts.
-    app = await buildApp({
-      db: t.database.db,
-      storage: t.storage,
-      queue: t.queue,
-      pipeline: t.pipeline,
-      // What the server logs is checked too (an upload the client gives up on is not an error).
-      logStream: { write: (line) => void logLines.push(line) },
-      timeouts: TIMEOUTS,
-      config: { sessionSecret: randomBytes(32).toString('hex'), cookieSecure: 'auto', trustProxy: false, logLevel: 'info', clientDir: '/nonexistent' },
-    });
+    // What the server logs is checked too (an upload the client gives up on is not an error).
+    app = await anotherApp(t, { logStream: { write: (line) => void logLines.push(line) }, timeouts: TIMEOUTS });
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as net.AddressInfo).port;
     const admin = new TestClient(app);

@@ -5,10 +5,9 @@
 // cookies and a signed link's signature never reach them.
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, unusableCharactersMessage } from '../../shared/validation';
-import { buildApp } from '../app';
 import {
   faceImages,
   faceVideos,
@@ -22,7 +21,7 @@ import {
 import { testDatabases } from '../testing/databases';
 import { dataUrl, filesUnder, fixtures, multipart } from '../testing/media-fixtures';
 import { type Member, memberWithPerson } from '../testing/people-kit';
-import { type TestApp, TestClient, createTestApp, json } from '../testing/test-app';
+import { type TestApp, anotherApp, TestClient, createTestApp, json } from '../testing/test-app';
 import { SESSION_COOKIE } from './sessions';
 
 const databases = await testDatabases();
@@ -265,20 +264,13 @@ describe.each(databases)('hostile text on $name', (testDatabase) => {
   });
 
   describe('a NUL that reaches the database past every schema, and what the log holds', () => {
-    let app: Awaited<ReturnType<typeof buildApp>>;
+    let app: FastifyInstance;
     const lines: string[] = [];
     const logged = () => lines.join('');
 
     beforeAll(async () => {
       // The same database and media as the suite's app, with its log captured (as auth.test.ts builds a second app).
-      app = await buildApp({
-        db: t.database.db,
-        storage: t.storage,
-        queue: t.queue,
-        pipeline: t.pipeline,
-        logStream: { write: (line) => void lines.push(line) },
-        config: { sessionSecret: randomBytes(32).toString('hex'), cookieSecure: 'auto', trustProxy: false, logLevel: 'info', clientDir: '/nonexistent' },
-      });
+      app = await anotherApp(t, { logStream: { write: (line) => void lines.push(line) } });
       // A field no schema checks, as a future route might have one: the text goes straight to the database.
       app.post('/api/test/unchecked-text', { config: { public: true } }, async (request) => {
         await t.database.db.execute(sql`select ${(request.body as { text: string }).text}::text`);

@@ -6,12 +6,11 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../shared/validation';
-import { buildApp } from '../app';
 import { pendingUploads, videoTemplates } from '../db/schema';
 import { testDatabases } from '../testing/databases';
 import { type MultipartPart, filesUnder, fixtures, multipart } from '../testing/media-fixtures';
 import { type Member, memberWithPerson } from '../testing/people-kit';
-import { type TestApp, type TestClient, createTestApp, json } from '../testing/test-app';
+import { type TestApp, anotherApp, type TestClient, createTestApp, json } from '../testing/test-app';
 
 const databases = await testDatabases();
 
@@ -162,14 +161,7 @@ describe.each(databases)('writes from another origin behind a proxy (TRUST_PROXY
 
   beforeAll(async () => {
     t = await createTestApp(testDatabase);
-    proxied = await buildApp({
-      db: t.database.db,
-      storage: t.storage,
-      queue: t.queue,
-      pipeline: t.pipeline,
-      logger: false,
-      config: { sessionSecret: randomBytes(32).toString('hex'), cookieSecure: 'auto', trustProxy: true, logLevel: 'silent', clientDir: '/nonexistent' },
-    });
+    proxied = await anotherApp(t, { config: { trustProxy: true } });
     const unique = randomBytes(4).toString('hex');
     const registered = await proxied.inject({
       method: 'POST',

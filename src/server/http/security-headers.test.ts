@@ -1,11 +1,9 @@
 // Every answer carries the security headers; HSTS only when the browser reached us over HTTPS.
 // The browser side (the app works under them, no CSP violation) is e2e/security.e2e.ts.
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
 import { testDatabases } from '../testing/databases';
-import { type TestApp, createTestApp } from '../testing/test-app';
+import { type TestApp, anotherApp, createTestApp } from '../testing/test-app';
 import { HSTS, PERMISSIONS_POLICY } from './security-headers';
 
 const databases = await testDatabases();
@@ -16,14 +14,7 @@ describe.each(databases)('security headers on $name', (testDatabase) => {
 
   beforeAll(async () => {
     t = await createTestApp(testDatabase);
-    proxied = await buildApp({
-      db: t.database.db,
-      storage: t.storage,
-      queue: t.queue,
-      pipeline: t.pipeline,
-      logger: false,
-      config: { sessionSecret: randomBytes(32).toString('hex'), cookieSecure: 'auto', trustProxy: true, logLevel: 'silent', clientDir: '/nonexistent' },
-    });
+    proxied = await anotherApp(t, { config: { trustProxy: true } });
   });
   afterAll(async () => {
     await proxied?.close();

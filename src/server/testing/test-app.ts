@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../app';
+import { type AppDeps, buildApp } from '../app';
 import type { Database } from '../db/open';
 import { type JobQueue, type Workers, createJobQueue } from '../jobs/queue';
 import { startJobWorkers } from '../jobs/workers';
@@ -72,6 +72,30 @@ export async function createTestApp(testDatabase: TestDatabase, options: { worke
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A second app on the suite's database, media, queue and pipeline, with other settings: a proxy in front
+ * (`config.trustProxy`), its log read (`logStream`, at level info), short timeouts. The caller closes it.
+ */
+export function anotherApp(t: TestApp, options: { config?: Partial<AppDeps['config']>; logStream?: AppDeps['logStream']; timeouts?: AppDeps['timeouts'] } = {}) {
+  return buildApp({
+    db: t.database.db,
+    storage: t.storage,
+    queue: t.queue,
+    pipeline: t.pipeline,
+    logger: options.logStream !== undefined,
+    logStream: options.logStream,
+    timeouts: options.timeouts,
+    config: {
+      sessionSecret: randomBytes(32).toString('hex'),
+      cookieSecure: 'auto',
+      trustProxy: false,
+      logLevel: options.logStream ? 'info' : 'silent',
+      clientDir: '/nonexistent',
+      ...options.config,
+    },
+  });
 }
 
 let addressCounter = 0;
