@@ -64,6 +64,8 @@ async function parentOnPeoplePage(context: BrowserContext, page: Page): Promise<
   expect(registered.status(), await registered.text()).toBe(201);
   const created = await context.request.post('/api/people', { data: { name: 'Aunt May', relationship: 'Aunt' } });
   expect(created.status(), await created.text()).toBe(201);
+  const consent = await context.request.post(`/api/people/${((await created.json()) as Person).id}/consent`, { data: { basis: 'guardian' } });
+  expect(consent.status(), await consent.text()).toBe(201);
   await page.goto('/people');
   await page.getByRole('heading', { name: 'Aunt May', exact: true }).waitFor();
   await page.getByText('No face images yet').waitFor();

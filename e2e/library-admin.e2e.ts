@@ -307,6 +307,31 @@ describe('admin dashboard', () => {
     await screenshot(admin, 'admin-analytics-desktop');
   });
 
+  it("deletes another user's account after saying what goes, and not the admin's own from here", async () => {
+    const leaving = uniqueAccount('leaving');
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await register(page, leaving);
+    await admin.goto('/admin');
+    await admin.getByTestId(`user-row-${leaving.username}`).waitFor();
+    const me = (await (await admin.request.get('/api/me')).json()) as { username: string };
+    expect(await admin.getByRole('button', { name: `Delete ${me.username}` }).count()).toBe(0);
+
+    await admin.getByRole('button', { name: `Delete ${leaving.username}` }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog
+      .getByText(`Delete ${leaving.username}'s account? This deletes their people, face photos, clips, voice recordings and videos, and cannot be undone.`)
+      .waitFor();
+    await screenshot(admin, 'admin-delete-account-desktop');
+    await dialog.getByRole('button', { name: 'Delete account' }).click();
+    await toasts(admin).getByText('Account deleted', { exact: true }).waitFor();
+    await admin.getByTestId(`user-row-${leaving.username}`).waitFor({ state: 'detached' });
+    const listed = (await (await admin.request.get('/api/admin/users')).json()) as { username: string }[];
+    expect(listed.map((user) => user.username)).not.toContain(leaving.username);
+    // Their browser is signed out.
+    expect((await page.request.get('/api/me')).status()).toBe(401);
+    await context.close();
+  });
+
   it('has the advanced video management page with its two tabs', async () => {
     await admin.goto('/admin');
     await admin.getByRole('link', { name: 'Advanced Video Management' }).click();

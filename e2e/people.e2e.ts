@@ -152,7 +152,14 @@ async function journey(context: BrowserContext, page: Page) {
     await dialog.getByLabel('Relationship').fill('Grandmother');
     await dialog.getByRole('button', { name: 'Add Person' }).click();
     await expectToast(page, 'Person added successfully');
+    // Her consent is asked at once (decision 016): no face or voice of hers is kept without it.
+    dialog = page.getByRole('dialog', { name: 'Consent for Grandma Rose' });
+    await dialog.getByLabel('Grandma Rose is an adult who has given me permission').check();
+    await dialog.getByRole('button', { name: 'Give consent' }).click();
+    await expectToast(page, 'Consent recorded for Grandma Rose');
+    await dialog.waitFor({ state: 'detached' });
     await page.getByRole('heading', { name: 'Grandma Rose', exact: true }).waitFor();
+    await page.getByText(/^Consent given by you on .+, with their permission$/).waitFor();
 
     // The Free plan allows one person: the server's message arrives in the Error toast.
     await page.getByRole('button', { name: 'Add Person' }).first().click();

@@ -54,6 +54,7 @@ afterAll(async () => {
 async function parentWithPerson(context: BrowserContext) {
   const userId = await register(context, 'parent');
   const person = (await (await context.request.post('/api/people', { data: { name: 'Grandpa Joe', relationship: 'Grandfather' } })).json()) as Person;
+  expect((await context.request.post(`/api/people/${person.id}/consent`, { data: { basis: 'guardian' } })).status()).toBe(201);
   const faceResponse = await context.request.post('/api/faceImages', { data: { personId: person.id, name: 'Smiling', imageData: dataUrl(PERSON_PHOTO, 'image/jpeg') } });
   expect(faceResponse.status(), await faceResponse.text()).toBe(201);
   const face = (await faceResponse.json()) as FaceImage;

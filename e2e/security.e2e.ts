@@ -85,6 +85,7 @@ describe('writes from a sibling origin', () => {
     const person = await context.request.post('/api/people', { data: { name: 'Grandma Rose', relationship: 'Grandmother' } });
     expect(person.status(), await person.text()).toBe(201);
     const personId = ((await person.json()) as { id: number }).id;
+    expect((await context.request.post(`/api/people/${personId}/consent`, { data: { basis: 'guardian' } })).status()).toBe(201);
     const templateCount = async () => ((await (await context.request.get('/api/admin/videoTemplates')).json()) as VideoTemplate[]).length;
     const templatesBefore = await templateCount();
     const mediaBefore = filesUnder(path.join(server.dataDir, 'media'));

@@ -70,6 +70,8 @@ describe('video upload test page', () => {
       data: { userId: user.id, name: 'Grandpa Joe', relationship: 'Grandfather' },
     });
     expect(created.status(), await created.text()).toBe(201);
+    const consent = await context.request.post(`/api/people/${((await created.json()) as { id: number }).id}/consent`, { data: { basis: 'guardian' } });
+    expect(consent.status(), await consent.text()).toBe(201);
 
     await page.reload();
     await page.getByLabel('Person').waitFor();

@@ -51,6 +51,7 @@ afterAll(async () => {
 async function parentWithPerson(context: BrowserContext) {
   const userId = await register(context, 'parent');
   const person = (await (await context.request.post('/api/people', { data: { name: 'Grandpa Joe', relationship: 'Grandfather' } })).json()) as Person;
+  expect((await context.request.post(`/api/people/${person.id}/consent`, { data: { basis: 'guardian' } })).status()).toBe(201);
   const face = await context.request.post('/api/faceImages', { data: { personId: person.id, name: 'Smiling', imageData: dataUrl(PERSON_PHOTO, 'image/jpeg') } });
   expect(face.status(), await face.text()).toBe(201);
   const voice = await context.request.post('/api/voiceRecordings', {

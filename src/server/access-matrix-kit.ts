@@ -133,6 +133,7 @@ async function parent(t: TestApp, label: string, photo: string): Promise<Parent>
   const familyTag = tag(`${label}fam`);
   const person = await created(await client.post('/api/people', { name: `Person ${familyTag}`, relationship: `Aunt ${familyTag}` }), 'person');
   const personId = person.id as number;
+  await created(await client.post(`/api/people/${personId}/consent`, { basis: 'guardian' }), 'consent');
   const face = await created(
     await client.post('/api/faceImages', { personId, name: `Face ${familyTag}`, imageData: dataUrl(readFileSync(path.join(FACE_API_DEMO, photo)), 'image/jpeg') }),
     'face image',
@@ -233,7 +234,10 @@ export async function buildWorld(t: TestApp): Promise<World> {
 
   const spare = {
     async person() {
-      const [row] = await db.insert(people).values({ userId: owner.id, name: `Spare ${owner.familyTag}`, relationship: `Aunt ${owner.familyTag}` }).returning();
+      const [row] = await db
+        .insert(people)
+        .values({ userId: owner.id, name: `Spare ${owner.familyTag}`, relationship: `Aunt ${owner.familyTag}`, consentBasis: 'guardian', consentVersion: 'test', consentGivenAt: new Date(), consentGivenBy: owner.id })
+        .returning();
       return { id: row!.id, url: '' };
     },
     async faceImage() {

@@ -5,10 +5,12 @@
 // answer. A route without a row here fails the first test: add its row (see decision 015).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MediaLink } from '../shared/video-rules';
 import { type Role, ROLES, type Sees, type World, buildWorld } from './access-matrix-kit';
+import { dataExports } from './db/schema';
 import { MEDIA_LINK_LIFETIME_MS } from './features/videos/service';
 import { testDatabases } from './testing/databases';
 import { type MultipartPart, dataUrl, fixtures, multipart } from './testing/media-fixtures';
@@ -95,6 +97,24 @@ async function ownersLink(w: World): Promise<Target> {
   return { id: w.owner.video.id, url: json<MediaLink>(response).url };
 }
 
+/** The owner's exports cleared: an account asks for one export at a time. */
+async function noExportYet(w: World): Promise<Target> {
+  await w.t.database.db.delete(dataExports).where(eq(dataExports.userId, w.owner.id));
+  return { id: w.owner.id, url: '' };
+}
+
+/** A completed export of the owner's, with its zip in storage (the job that makes one is tried in export.test.ts). */
+async function ownersExport(w: World): Promise<Target> {
+  const temp = await w.t.storage.tempPath();
+  await writeFile(temp, 'PK');
+  const file = await w.t.storage.moveIn(temp, 'exports', w.owner.id, 'zip');
+  const [row] = await w.t.database.db
+    .insert(dataExports)
+    .values({ userId: w.owner.id, status: 'completed', progress: 100, fileUrl: file.url, bytes: 2, completedAt: new Date(), expiresAt: new Date(Date.now() + 60 * 60 * 1000) })
+    .returning();
+  return { id: row!.id, url: file.url };
+}
+
 /** One case, or several for a route whose answer depends on what it is aimed at. */
 const MATRIX: Record<string, Case[]> = {
   'GET /api/health': [{ call: () => get('/api/health'), statuses: ANYONE }],
@@ -135,6 +155,38 @@ const MATRIX: Record<string, Case[]> = {
       missing: { call: () => get(`/api/users/${MISSING}/usage`), other: 403 },
     },
   ],
+  'GET /api/users/:id/audit': [
+    {
+      call: (w) => get(`/api/users/${w.owner.id}/audit`),
+      statuses: OWNER_ONLY,
+      missing: { call: () => get(`/api/users/${MISSING}/audit`), other: 403 },
+    },
+  ],
+  'GET /api/privacy': [{ call: () => get('/api/privacy'), statuses: ANYONE }],
+  // 'Download my data': the account itself only, not even an admin.
+  'POST /api/users/:id/exports': [
+    {
+      prepare: noExportYet,
+      call: (w) => post(`/api/users/${w.owner.id}/exports`),
+      statuses: succeeding(OWNER_ONLY, 202),
+      missing: { call: () => post(`/api/users/${MISSING}/exports`), other: 403 },
+    },
+  ],
+  'GET /api/users/:id/exports/latest': [
+    {
+      call: (w) => get(`/api/users/${w.owner.id}/exports/latest`),
+      statuses: OWNER_ONLY,
+      missing: { call: () => get(`/api/users/${MISSING}/exports/latest`), other: 403 },
+    },
+  ],
+  'POST /api/users/:id/exports/:exportId/link': [
+    {
+      prepare: ownersExport,
+      call: (w, _role, target) => post(`/api/users/${w.owner.id}/exports/${target.id}/link`),
+      statuses: OWNER_ONLY,
+      missing: { call: (w) => post(`/api/users/${w.owner.id}/exports/${MISSING}/link`), other: 403 },
+    },
+  ],
   'PATCH /api/users/:id': [
     {
       // Those allowed write the name it already has; the others try to change it.
@@ -143,6 +195,21 @@ const MATRIX: Record<string, Case[]> = {
       statuses: SELF_OR_ADMIN,
       adminSees: 'accounts',
       missing: { call: () => patch(`/api/users/${MISSING}`, { displayName: 'Taken Over' }), other: 403 },
+    },
+  ],
+  'DELETE /api/users/:id': [
+    {
+      // Refused before anything is touched: the world's accounts stay.
+      name: "each their own account without its password (an admin's too)",
+      call: (w, role) => del(`/api/users/${w.account(role)?.id ?? w.owner.id}`),
+      statuses: [401, 400, 400, 400],
+    },
+    {
+      name: 'a new account of its own: only an admin deletes another',
+      prepare: async (w) => ({ id: (await w.t.client().register()).user.id, url: '' }),
+      call: (_w, _role, target) => del(`/api/users/${target.id}`),
+      statuses: succeeding(ADMIN_ONLY, 204),
+      missing: { call: () => del(`/api/users/${MISSING}`), other: 403 },
     },
   ],
 
@@ -292,6 +359,22 @@ const MATRIX: Record<string, Case[]> = {
       call: (_w, role, target) => patch(`/api/people/${target.id}`, { name: `Renamed by ${role}` }),
       statuses: OWNER_ONLY,
       missing: { call: () => patch(`/api/people/${MISSING}`, { name: 'Renamed' }), other: 404 },
+    },
+  ],
+  'POST /api/people/:id/consent': [
+    {
+      prepare: (w) => w.spare.person(),
+      call: (_w, _role, target) => post(`/api/people/${target.id}/consent`, { basis: 'guardian' }),
+      statuses: succeeding(OWNER_ONLY, 201),
+      missing: { call: () => post(`/api/people/${MISSING}/consent`, { basis: 'guardian' }), other: 404 },
+    },
+  ],
+  'DELETE /api/people/:id/consent': [
+    {
+      prepare: (w) => w.spare.person(),
+      call: (_w, _role, target) => del(`/api/people/${target.id}/consent`),
+      statuses: OWNER_ONLY,
+      missing: { call: () => del(`/api/people/${MISSING}/consent`), other: 404 },
     },
   ],
   'DELETE /api/people/:id': [

@@ -5,6 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { DEFAULT_RAW_CLIP_RETENTION_DAYS } from '../shared/privacy';
 import type { Config } from './config';
 import type { Db } from './db/open';
 import { adminRoutes } from './features/admin/routes';
@@ -12,6 +13,7 @@ import { authRoutes } from './features/auth/routes';
 import { faceRoutes } from './features/faces/routes';
 import { mediaRoutes } from './features/media/routes';
 import { peopleRoutes } from './features/people/routes';
+import { privacyRoutes } from './features/privacy/routes';
 import { templateAdminRoutes } from './features/templates/admin-routes';
 import { templateRoutes } from './features/templates/routes';
 import { userRoutes } from './features/users/routes';
@@ -30,7 +32,7 @@ import type { PipelinePool } from './pipeline/worker-pool';
 import type { Storage } from './storage/storage';
 
 export interface AppDeps {
-  config: Pick<Config, 'sessionSecret' | 'cookieSecure' | 'trustProxy' | 'logLevel' | 'clientDir'>;
+  config: Pick<Config, 'sessionSecret' | 'cookieSecure' | 'trustProxy' | 'logLevel' | 'clientDir'> & Partial<Pick<Config, 'rawClipRetentionDays'>>;
   db: Db;
   storage: Storage;
   /** Where routes send background work (face extraction, voice analysis). */
@@ -81,7 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(
     async (api) => {
-      const deps = { db, sessions, storage, queue, pipeline, mediaLinks: createMediaLinkSigner(config.sessionSecret) };
+      const deps = { db, sessions, storage, queue, pipeline, mediaLinks: createMediaLinkSigner(config.sessionSecret), rawClipRetentionDays: config.rawClipRetentionDays ?? DEFAULT_RAW_CLIP_RETENTION_DAYS };
       api.get('/health', async () => ({ ok: true }));
       await api.register(authRoutes, deps);
       await api.register(userRoutes, deps);
@@ -94,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(voiceRoutes, deps);
       await api.register(videoRoutes, deps);
       await api.register(voiceOnlyRoutes, deps);
+      await api.register(privacyRoutes, deps);
     },
     { prefix: '/api' },
   );

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { DEFAULT_RAW_CLIP_RETENTION_DAYS } from '../shared/privacy';
 
 export interface Config {
   port: number;
@@ -27,6 +28,8 @@ export interface Config {
    * analysed before it is saved) and for the thread that answers HTTP.
    */
   jobConcurrency: number;
+  /** Days a raw face clip is kept after its faces were extracted (RAW_CLIP_RETENTION_DAYS; 0 deletes it at once). */
+  rawClipRetentionDays: number;
 }
 
 function readSessionSecret(dataDir: string, fromEnv: string | undefined): string {
@@ -57,6 +60,13 @@ function positiveInteger(name: string, value: string | undefined, fallback: numb
   return number;
 }
 
+function wholeNumber(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new Error(`${name} must be a whole number of at least 0, got ${value}`);
+  return number;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, appRoot = process.cwd()): Config {
   const dataDir = path.resolve(appRoot, env.DATA_DIR ?? 'data');
   mkdirSync(dataDir, { recursive: true });
@@ -75,5 +85,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, appRoot = proce
     clientDir: path.resolve(appRoot, env.CLIENT_DIR ?? 'dist/client'),
     jobWorkers: parseBoolean(env.JOB_WORKERS, true),
     jobConcurrency: positiveInteger('JOB_CONCURRENCY', env.JOB_CONCURRENCY, Math.max(1, availableParallelism() - 1)),
+    rawClipRetentionDays: wholeNumber('RAW_CLIP_RETENTION_DAYS', env.RAW_CLIP_RETENTION_DAYS, DEFAULT_RAW_CLIP_RETENTION_DAYS),
   };
 }

@@ -30,7 +30,7 @@ async function main() {
   const app = await buildApp({ config, db: database.db, storage, queue, pipeline });
   log = app.log;
   const workers = config.jobWorkers
-    ? await startJobWorkers({ db: database.db, storage, queue, pipeline, log: app.log }, { concurrency: config.jobConcurrency })
+    ? await startJobWorkers({ db: database.db, storage, queue, pipeline, log: app.log, rawClipRetentionDays: config.rawClipRetentionDays }, { concurrency: config.jobConcurrency })
     : undefined;
 
   // Expired sessions and sign-in counters whose window has closed go now and every hour.

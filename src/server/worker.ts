@@ -28,7 +28,7 @@ async function main() {
   const queue = await createJobQueue(database, { log });
   // A worker process answers no HTTP: unless told otherwise it uses every core (npm start keeps one free).
   const concurrency = process.env.JOB_CONCURRENCY ? config.jobConcurrency : availableParallelism();
-  const workers = await startJobWorkers({ db: database.db, storage, queue, pipeline, log }, { concurrency });
+  const workers = await startJobWorkers({ db: database.db, storage, queue, pipeline, log, rawClipRetentionDays: config.rawClipRetentionDays }, { concurrency });
   onShutdown(log, async () => {
     await workers.stop();
     await queue.close();

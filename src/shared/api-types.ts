@@ -1,5 +1,6 @@
 // Shapes the API returns, shared by the server's serialisers and the client's hooks.
 import type { PlanId } from './plans';
+import type { AuditAction, ConsentBasis } from './privacy';
 import type { TemplateNarration, VoiceAnalysisSummary } from './voice-analysis';
 
 export const ROLES = ['user', 'admin'] as const;
@@ -51,6 +52,52 @@ export interface Person {
   relationship: string;
   avatarUrl: string | null;
   createdAt: string;
+  /** The consent to keep their face and voice (decision 016); null until given, and once withdrawn. */
+  consent: PersonConsent | null;
+}
+
+export interface PersonConsent {
+  basis: ConsentBasis;
+  /** The version of the wording the parent agreed to (CONSENT_WORDING_VERSION at the time). */
+  wordingVersion: string;
+  givenAt: string;
+  /** The account that gave it; null when that account is gone. */
+  givenBy: number | null;
+}
+
+/** DELETE /api/people/:id/consent: what was deleted with it. */
+export interface ConsentWithdrawal {
+  person: Person;
+  deleted: { faceImages: number; faceVideos: number; voiceRecordings: number; processedVideos: number };
+}
+
+/** GET /api/users/:id/audit: one entry of the account's append-only log. */
+export interface AuditEntry {
+  id: number;
+  action: AuditAction;
+  actorRole: 'owner' | 'admin' | 'system';
+  personId: number | null;
+  detail: string;
+  createdAt: string;
+}
+
+/** POST /api/users/:id/exports, GET /api/users/:id/exports/latest: 'Download my data'. */
+export interface DataExport {
+  id: number;
+  status: 'pending' | 'processing' | 'completed' | 'failed';
+  progress: number;
+  bytes: number | null;
+  error: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  expiresAt: string;
+}
+
+/** GET /api/privacy: the installation's retention settings, public (the privacy page shows them). */
+export interface PrivacySettings {
+  rawClipRetentionDays: number;
+  exportLifetimeHours: number;
+  consentWordingVersion: string;
 }
 
 /** GET /api/people/:personId/faceImages, POST /api/faceImages. */
@@ -78,11 +125,15 @@ export interface FaceVideo {
   id: number;
   userId: number;
   personId: number;
-  videoUrl: string;
+  /** Null once the raw clip was deleted by the retention rule (its extracted faces stay). */
+  videoUrl: string | null;
   name: string;
   duration: number | null;
   expressionType: string;
   extractedFacesCount: number;
+  /** When its faces were extracted; the raw clip is deleted RAW_CLIP_RETENTION_DAYS later. */
+  processedAt: string | null;
+  rawClipDeletedAt: string | null;
   isProcessed: boolean;
   processingStatus: 'pending' | 'processing' | 'completed' | 'failed';
   errorMessage: string | null;

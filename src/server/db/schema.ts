@@ -89,9 +89,20 @@ export const people = pgTable(
     name: text('name').notNull(),
     relationship: text('relationship').notNull(),
     avatarUrl: text('avatar_url'),
+    /**
+     * The consent to keep this person's face and voice (decision 016): the parent's statement, the
+     * wording's version, when and by which account. All null until given, and again once withdrawn.
+     */
+    consentBasis: text('consent_basis', { enum: ['self', 'guardian', 'permission'] }),
+    consentVersion: text('consent_version'),
+    consentGivenAt: timestamp('consent_given_at', { withTimezone: true, mode: 'date' }),
+    consentGivenBy: integer('consent_given_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (table) => [index('people_user_id_idx').on(table.userId, table.createdAt)],
+  (table) => [
+    index('people_user_id_idx').on(table.userId, table.createdAt),
+    check('people_consent_basis_check', sql`${table.consentBasis} is null or ${table.consentBasis} in ('self', 'guardian', 'permission')`),
+  ],
 );
 
 export const faceVideos = pgTable(
@@ -114,9 +125,14 @@ export const faceVideos = pgTable(
       .notNull()
       .default('pending'),
     errorMessage: text('error_message'),
+    /** When its faces were extracted: the raw clip is deleted RAW_CLIP_RETENTION_DAYS later (decision 016). */
+    processedAt: timestamp('processed_at', { withTimezone: true, mode: 'date' }),
+    /** When the raw clip was deleted by the retention rule (its extracted faces stay); null while kept. */
+    rawClipDeletedAt: timestamp('raw_clip_deleted_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (table) => [
+    index('face_videos_processed_at_idx').on(table.processedAt),
     index('face_videos_person_id_idx').on(table.personId, table.createdAt),
     index('face_videos_user_id_idx').on(table.userId, table.createdAt),
     index('face_videos_pending_idx').on(table.processingStatus),
@@ -317,6 +333,55 @@ export const purchases = pgTable(
     index('purchases_template_id_idx').on(table.templateId),
     index('purchases_created_at_idx').on(table.createdAt),
   ],
+);
+
+/**
+ * What happened to an account's data and who did it (decision 016): consent given or withdrawn, data
+ * exported or deleted. Append-only: a trigger refuses updates, and deletes except those cascading from
+ * the account's own deletion. It holds no media and no fingerprints.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    /** The account whose data it was. */
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Who did it: the account itself, an admin's account id, or null for the app's own retention rule. */
+    actorId: integer('actor_id'),
+    actorRole: text('actor_role', { enum: ['owner', 'admin', 'system'] }).notNull(),
+    action: text('action').notNull(),
+    /** The person it was about, when there was one (a plain number: the person may be gone since). */
+    personId: integer('person_id'),
+    /** A short sentence for the parent ('Consent given for Emma as parent or guardian'). */
+    detail: text('detail').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('audit_log_user_id_idx').on(table.userId, table.createdAt)],
+);
+
+/** 'Download my data' zips (decision 016): built by a job, offered through a signed link, deleted after a day. */
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'processing', 'completed', 'failed'] })
+      .notNull()
+      .default('pending'),
+    progress: integer('progress').notNull().default(0),
+    fileUrl: text('file_url'),
+    bytes: integer('bytes'),
+    error: text('error'),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+    /** When the zip (and this row) go. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('data_exports_user_id_idx').on(table.userId, table.createdAt), index('data_exports_expires_at_idx').on(table.expiresAt)],
 );
 
 export type UserRow = typeof users.$inferSelect;

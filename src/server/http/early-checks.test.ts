@@ -98,6 +98,7 @@ describe.each(databases)('reading bodies on $name', (testDatabase) => {
     userCookie = `${SESSION_COOKIE}=${user.cookie(SESSION_COOKIE)}`;
     const person = await user.post('/api/people', { name: 'Grandma Rose', relationship: 'Grandmother' });
     personId = (JSON.parse(person.body) as { id: number }).id;
+    await user.post(`/api/people/${personId}/consent`, { basis: 'guardian' });
   });
   afterAll(async () => {
     await app?.close();

@@ -14,4 +14,6 @@ export interface RouteDeps {
   pipeline: PipelinePool;
   /** Signs and checks the short-lived media URLs a TV or a download uses without the cookie. */
   mediaLinks: MediaLinkSigner;
+  /** Days raw face clips are kept after processing (config.rawClipRetentionDays), shown to parents. */
+  rawClipRetentionDays: number;
 }

@@ -101,7 +101,7 @@ async function storeFaces(deps: JobDeps, video: FaceVideoRow, faces: ExtractedFa
       );
       await tx
         .update(faceVideos)
-        .set({ processingStatus: 'completed', isProcessed: true, extractedFacesCount: faces.length, errorMessage: null })
+        .set({ processingStatus: 'completed', isProcessed: true, extractedFacesCount: faces.length, errorMessage: null, processedAt: new Date() })
         .where(eq(faceVideos.id, video.id));
       return old;
     }).catch((error: unknown) => {

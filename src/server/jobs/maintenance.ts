@@ -4,13 +4,19 @@
 // - rows whose job is gone: a face video, voice recording or processed video still waiting with no job
 //   (the process died between the insert and the send, or it predates the job queue) gets a job; a face
 //   video or processed video left "processing" with no job fails clearly.
-// Stored media is never swept by age: a file goes with its row (a voice-only upload's source lives as
-// long as its processed video), so a live row's files are never touched here.
-import { and, eq, isNull, lt, notInArray, sql } from 'drizzle-orm';
+// - 'Download my data' zips past their day (data-export.ts);
+// - the media folders of deleted accounts, when the process died between the rows and the files;
+// - raw face clips past their retention (retention.ts: RAW_CLIP_RETENTION_DAYS after processing).
+// Other stored media is never swept by age: a file goes with its row (a voice-only upload's source lives
+// as long as its processed video), so a live row's files are never touched here.
+import { and, eq, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import { FACE_ANALYSIS_MESSAGES } from '../../shared/face-analysis';
 import { VIDEO_MESSAGES } from '../../shared/video-rules';
-import { faceVideos, pendingUploads, processedVideos, voiceRecordings } from '../db/schema';
+import { faceVideos, pendingUploads, processedVideos, users, voiceRecordings } from '../db/schema';
+import { USER_MEDIA_KINDS } from '../storage/storage';
 import type { JobDeps } from './registry';
+import { deleteExpiredRawClips } from './retention';
+import { sweepExpiredExports } from './data-export';
 
 const TEMP_MAX_AGE_MS = 6 * 60 * 60 * 1000;
 /** A row younger than this may still be between its insert and its job's send. */
@@ -18,6 +24,12 @@ const ORPHAN_AFTER_MS = 5 * 60 * 1000;
 
 export async function maintenanceJob(deps: JobDeps): Promise<void> {
   await sweepExpiredUploads(deps);
+  const exports = await sweepExpiredExports(deps);
+  if (exports > 0) deps.log.info(`deleted ${exports} expired data export(s)`);
+  const clips = await deleteExpiredRawClips(deps);
+  if (clips > 0) deps.log.info(`deleted ${clips} raw face clip(s) past their retention`);
+  const orphaned = await removeMediaOfDeletedAccounts(deps);
+  if (orphaned > 0) deps.log.warn(`removed the media folders of ${orphaned} deleted account(s)`);
   const removed = await deps.storage.sweepTemp(TEMP_MAX_AGE_MS);
   if (removed > 0) deps.log.info(`removed ${removed} stale temporary file(s)`);
   await requeueOrphans(deps);
@@ -27,6 +39,25 @@ export async function sweepExpiredUploads({ db, storage }: Pick<JobDeps, 'db' | 
   const expired = await db.delete(pendingUploads).where(lt(pendingUploads.expiresAt, new Date())).returning({ url: pendingUploads.url });
   await Promise.all(expired.map((row) => storage.removeUrl(row.url)));
   return expired.length;
+}
+
+/**
+ * An account's files are removed after its rows (users/delete-account.ts); a process that died in between
+ * leaves folders that no row points to. They go here: every user-owned folder whose account is gone.
+ */
+export async function removeMediaOfDeletedAccounts({ db, storage }: Pick<JobDeps, 'db' | 'storage'>): Promise<number> {
+  const gone = new Set<number>();
+  for (const kind of USER_MEDIA_KINDS) {
+    const owners = await storage.ownersOf(kind);
+    if (owners.length === 0) continue;
+    const existing = new Set((await db.select({ id: users.id }).from(users).where(inArray(users.id, owners))).map((row) => row.id));
+    for (const owner of owners) {
+      if (existing.has(owner)) continue;
+      await storage.removeOwner(kind, owner);
+      gone.add(owner);
+    }
+  }
+  return gone.size;
 }
 
 /** Ids named in the live (waiting, retrying or running) jobs of a queue. */

@@ -17,6 +17,8 @@ const handlers = (overrides: Partial<JobHandlers>): JobHandlers => ({
   'voice-analysis-gave-up': noop,
   render: noop,
   'render-gave-up': noop,
+  'data-export': noop,
+  'data-export-gave-up': noop,
   maintenance: noop,
   ...overrides,
 });
@@ -44,7 +46,7 @@ describe.each(databases)('job queue on $name', (testDatabase) => {
     await waitFor(() => seen.length === 1);
     await waitFor(async () => (await q.stats()).queues.find((s) => s.name === 'face-extraction')!.completed24h === 1);
     const stats = await q.stats();
-    expect(stats.queues.map((s) => s.name)).toEqual(['face-extraction', 'voice-analysis', 'render']);
+    expect(stats.queues.map((s) => s.name)).toEqual(['face-extraction', 'voice-analysis', 'render', 'data-export']);
     expect(stats.queues[0]).toMatchObject({ waiting: 0, active: 0, failed24h: 0, completed24h: 1 });
     expect(seen).toEqual([7]);
   });

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/open';
 import type { PipelinePool } from '../pipeline/worker-pool';
 import type { Storage } from '../storage/storage';
+import { dataExportGaveUp, dataExportJob } from './data-export';
 import { extractFacesJob, faceExtractionGaveUp } from './face-extraction';
 import { maintenanceJob } from './maintenance';
 import type { JobHandlers, JobQueue } from './queue';
@@ -17,6 +18,8 @@ export interface JobData {
   'voice-analysis-gave-up': { voiceRecordingId: number };
   render: { processedVideoId: number };
   'render-gave-up': { processedVideoId: number };
+  'data-export': { exportId: number };
+  'data-export-gave-up': { exportId: number };
   maintenance: Record<string, never>;
 }
 export type QueueName = keyof JobData;
@@ -38,6 +41,8 @@ export const QUEUE_SETTINGS: Record<QueueName, QueueSettings> = {
   'voice-analysis': { retryLimit: 2, retryDelaySeconds: 10, deadLetter: 'voice-analysis-gave-up' },
   'render-gave-up': { retryLimit: 2, retryDelaySeconds: 5, internal: true },
   render: { retryLimit: 1, retryDelaySeconds: 10, deadLetter: 'render-gave-up' },
+  'data-export-gave-up': { retryLimit: 2, retryDelaySeconds: 5, internal: true },
+  'data-export': { retryLimit: 2, retryDelaySeconds: 10, deadLetter: 'data-export-gave-up' },
   maintenance: { retryLimit: 0, retryDelaySeconds: 60, internal: true },
 };
 export const QUEUE_NAMES = Object.keys(QUEUE_SETTINGS) as QueueName[];
@@ -49,6 +54,8 @@ export interface JobDeps {
   pipeline: PipelinePool;
   queue: JobQueue;
   log: FastifyBaseLogger;
+  /** Days raw face clips are kept after their faces were extracted (config.rawClipRetentionDays; the default when unset). */
+  rawClipRetentionDays?: number;
 }
 
 export function jobHandlers(deps: JobDeps): JobHandlers {
@@ -59,6 +66,8 @@ export function jobHandlers(deps: JobDeps): JobHandlers {
     'voice-analysis-gave-up': (data) => voiceAnalysisGaveUp(deps, data),
     render: (data, context) => renderJob(deps, data, context),
     'render-gave-up': (data) => renderGaveUp(deps, data),
+    'data-export': (data, context) => dataExportJob(deps, data, context),
+    'data-export-gave-up': (data) => dataExportGaveUp(deps, data),
     maintenance: () => maintenanceJob(deps),
   };
 }

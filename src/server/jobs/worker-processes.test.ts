@@ -93,6 +93,7 @@ describe('a killed worker', () => {
       };
       await call('POST', '/api/register', { username: 'killtest', email: 'kill@example.com', password: 'correct horse battery', displayName: 'Kill' });
       const person = (await call('POST', '/api/people', { name: 'Grandma Rose', relationship: 'Grandmother' })).body as { id: number };
+      expect((await call('POST', `/api/people/${person.id}/consent`, { basis: 'guardian' })).status).toBe(201);
       const created = await call('POST', '/api/faceVideos', { personId: person.id, name: 'Clip', expressionType: 'neutral', videoData: dataUrl(fixtures.faceClip(8), 'video/mp4') });
       expect(created.status).toBe(201);
       const videoId = (created.body as FaceVideo).id;

@@ -65,4 +65,5 @@ export const CONTENT_TYPES: Record<string, string> = {
   mp4: 'video/mp4',
   mov: 'video/quicktime',
   avi: 'video/x-msvideo',
+  zip: 'application/zip',
 };

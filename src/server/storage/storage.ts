@@ -15,8 +15,13 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { processIsAlive } from '../process-alive';
 
-/** Owner is a user id for people's media and processed videos, a template id for template media. */
-export const MEDIA_KINDS = ['face-images', 'face-videos', 'voice-recordings', 'processed-videos', 'templates'] as const;
+/**
+ * Owner is a user id for people's media, processed videos and data exports ('Download my data' zips), a
+ * template id for template media.
+ */
+export const MEDIA_KINDS = ['face-images', 'face-videos', 'voice-recordings', 'processed-videos', 'templates', 'exports'] as const;
+/** The kinds owned by a user (all but templates): an account's deletion removes their folders. */
+export const USER_MEDIA_KINDS = MEDIA_KINDS.filter((kind) => kind !== 'templates');
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 export const MEDIA_URL_PREFIX = '/api/media/';
@@ -258,6 +263,12 @@ export function createStorage(dataDir: string, options: { heartbeatMs?: number }
       };
       for (const kind of kinds) await walk(path.join(root, kind, String(ownerId)));
       return total;
+    },
+
+    /** The owners that have a folder of this kind (the maintenance job's check for folders nobody owns). */
+    async ownersOf(kind: MediaKind): Promise<number[]> {
+      const entries = await readdir(path.join(root, kind)).catch(() => [] as string[]);
+      return entries.filter((entry) => /^[1-9]\d*$/.test(entry)).map(Number);
     },
 
     /** Removes every file of one owner of one kind (deleting a user, a template). */

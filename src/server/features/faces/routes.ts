@@ -9,7 +9,7 @@ import { uploadBodyBytes } from '../../http/early-checks';
 import type { RouteDeps } from '../../http/route-deps';
 import { FACE_VIDEO_RULE, ingestTempFile } from '../../media/ingest';
 import { FileTooLargeError } from '../../storage/storage';
-import { idField, ownPerson, requirePersonId, requireSelf } from '../people/access';
+import { consentedPerson, idField, ownPerson, requirePersonId, requireSelf } from '../people/access';
 import {
   createFaceImage,
   createFaceVideo,
@@ -74,7 +74,7 @@ export async function faceRoutes(app: FastifyInstance, { db, sessions, storage, 
       const user = await requireUser(sessions, request);
       const input = parseInput(createFaceImageSchema, request.body);
       requireSelf(user, input.userId);
-      const person = await ownPerson(db, user, requirePersonId(input.personId));
+      const person = await consentedPerson(db, user, requirePersonId(input.personId));
       const row = await createFaceImage({ db, storage, pipeline }, person, {
         imageData: input.imageData,
         name: input.name,
@@ -96,7 +96,7 @@ export async function faceRoutes(app: FastifyInstance, { db, sessions, storage, 
     const user = await requireUser(sessions, request);
     const image = await findFaceImage(db, idParam(request));
     requireOwner(user, image);
-    await deleteFaceImage(db, storage, image);
+    await deleteFaceImage(db, storage, image, user);
     return reply.status(204).send();
   });
 
@@ -121,7 +121,7 @@ export async function faceRoutes(app: FastifyInstance, { db, sessions, storage, 
       const user = await requireUser(sessions, request);
       const input = parseInput(createFaceVideoSchema, request.body);
       requireSelf(user, input.userId);
-      const person = await ownPerson(db, user, requirePersonId(input.personId));
+      const person = await consentedPerson(db, user, requirePersonId(input.personId));
       const row = await createFaceVideo({ db, storage, queue }, person, input);
       return reply.status(201).send(toFaceVideo(row));
     },
@@ -131,7 +131,7 @@ export async function faceRoutes(app: FastifyInstance, { db, sessions, storage, 
     const user = await requireUser(sessions, request);
     const video = await findFaceVideo(db, idParam(request));
     requireOwner(user, video);
-    await deleteFaceVideo(db, storage, video);
+    await deleteFaceVideo(db, storage, video, user);
     return reply.status(204).send();
   });
 
@@ -169,7 +169,7 @@ export async function faceRoutes(app: FastifyInstance, { db, sessions, storage, 
 
       const input = parseInput(uploadFieldsSchema, fields);
       requireSelf(user, input.userId);
-      const person = await ownPerson(db, user, requirePersonId(input.personId));
+      const person = await consentedPerson(db, user, requirePersonId(input.personId));
       const { file } = await ingestTempFile(storage, tempFile, FACE_VIDEO_RULE, person.userId);
       tempFile = undefined;
       await recordPendingUpload(db, storage, person, file);

@@ -6,7 +6,8 @@ import type { FaceImage, FaceVideo } from '../../../shared/api-types';
 import { FACE_ANALYSIS_MESSAGES, isTurnedAway } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
 import type { Db } from '../../db/open';
-import { faceImages, faceVideos, pendingUploads, people } from '../../db/schema';
+import { type UserRow, faceImages, faceVideos, pendingUploads, people } from '../../db/schema';
+import { recordAudit } from '../privacy/audit';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import type { JobQueue } from '../../jobs/queue';
 import { classifyExpression, expressionAgrees, isFaceExpression } from '../../pipeline/expressions';
@@ -65,7 +66,7 @@ export function toFaceVideo(row: FaceVideoRow): FaceVideo {
     id: row.id,
     userId: row.userId,
     personId: row.personId,
-    videoUrl: row.videoUrl ?? '',
+    videoUrl: row.videoUrl,
     name: row.name,
     duration: row.duration,
     expressionType: row.expressionType,
@@ -73,6 +74,8 @@ export function toFaceVideo(row: FaceVideoRow): FaceVideo {
     isProcessed: row.isProcessed,
     processingStatus: row.processingStatus,
     errorMessage: row.errorMessage,
+    processedAt: row.processedAt?.toISOString() ?? null,
+    rawClipDeletedAt: row.rawClipDeletedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -156,7 +159,7 @@ export async function createFaceImage(
         })
         .returning();
       return row!;
-    });
+    }, { needsConsent: true });
   });
 }
 
@@ -169,11 +172,17 @@ export async function setDefaultFaceImage(db: Db, image: FaceImageRow): Promise<
   });
 }
 
-/** Deletes the row, then its file; a deleted default passes to the newest remaining face. */
-export async function deleteFaceImage(db: Db, storage: Storage, image: FaceImageRow): Promise<void> {
+/**
+ * Deletes the row, then its file; a deleted default passes to the newest remaining face. A parent's
+ * deletion (`actor`) is written to the audit log; an undo after a failed save is not.
+ */
+export async function deleteFaceImage(db: Db, storage: Storage, image: FaceImageRow, actor?: UserRow): Promise<void> {
   const deleted = await withPersonLocked(db, image.personId, async (tx) => {
     const [row] = await tx.delete(faceImages).where(eq(faceImages.id, image.id)).returning();
     if (row?.isDefault) await promoteNewest(tx, faceImages, image.personId);
+    if (row && actor) {
+      await recordAudit(tx, { userId: row.userId, actor, action: 'face-image.deleted', personId: row.personId, detail: `Deleted the face photo "${row.name}"` });
+    }
     return row;
   });
   if (!deleted) throw notFound(MEDIA_MESSAGES.faceImageNotFound);
@@ -240,6 +249,7 @@ export async function recordPendingUpload(db: Db, storage: Storage, person: Pers
         bytes: size,
         expiresAt: new Date(Date.now() + PENDING_UPLOAD_TTL_MS),
       }),
+      { needsConsent: true },
     );
   });
 }
@@ -271,7 +281,7 @@ async function saveUploadedVideo(db: Db, storage: Storage, person: PersonRow, in
       .values({ userId: person.userId, personId: person.id, videoUrl: file.url, name: input.name, expressionType: input.expressionType, duration })
       .returning();
     return row!;
-  });
+  }, { needsConsent: true });
 }
 
 /** Inserts the row with the person locked: 404 when the person was deleted while the video was checked. */
@@ -282,12 +292,19 @@ function insertFaceVideo(db: Db, person: PersonRow, input: NewFaceVideo, file: S
       .values({ userId: person.userId, personId: person.id, videoUrl: file.url, name: input.name, expressionType: input.expressionType, duration })
       .returning();
     return row!;
-  });
+  }, { needsConsent: true });
 }
 
 /** Deletes the row and its file; face images extracted from it stay (their sourceVideoId becomes null). */
-export async function deleteFaceVideo(db: Db, storage: Storage, video: FaceVideoRow): Promise<void> {
-  const [row] = await db.delete(faceVideos).where(eq(faceVideos.id, video.id)).returning();
+export async function deleteFaceVideo(db: Db, storage: Storage, video: FaceVideoRow, actor?: UserRow): Promise<void> {
+  const [row] = await db.transaction(async (tx) => {
+    const rows = await tx.delete(faceVideos).where(eq(faceVideos.id, video.id)).returning();
+    const [gone] = rows;
+    if (gone && actor) {
+      await recordAudit(tx, { userId: gone.userId, actor, action: 'face-video.deleted', personId: gone.personId, detail: `Deleted the face clip "${gone.name}"` });
+    }
+    return rows;
+  });
   if (!row) throw notFound(MEDIA_MESSAGES.faceVideoNotFound);
   await storage.removeUrl(row.videoUrl);
 }

@@ -3,6 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
+import { PRIVACY_MESSAGES } from '../../../shared/privacy';
 import { MESSAGES } from '../../../shared/validation';
 import type { Db } from '../../db/open';
 import { type UserRow, people } from '../../db/schema';
@@ -31,6 +32,16 @@ export async function ownPerson(db: Db, user: UserRow, personId: number): Promis
   const [person] = await db.select().from(people).where(eq(people.id, personId)).limit(1);
   if (!person) throw notFound(MEDIA_MESSAGES.personNotFound);
   requireOwner(user, person);
+  return person;
+}
+
+/**
+ * The person, owned by the user, with a recorded consent (403 with what to do otherwise): checked before
+ * a face or voice is even read, and again under the person's lock when it is saved (defaults.ts).
+ */
+export async function consentedPerson(db: Db, user: UserRow, personId: number): Promise<PersonRow> {
+  const person = await ownPerson(db, user, personId);
+  if (!person.consentGivenAt) throw forbidden(PRIVACY_MESSAGES.consentRequired(person.name));
   return person;
 }
 

@@ -3,19 +3,28 @@
 // newest remaining one takes its place (a person with faces or voices always has a default).
 // Every change runs in a transaction holding the person's row, so concurrent requests queue.
 import { and, desc, eq, ne } from 'drizzle-orm';
-import type { Db } from '../../db/open';
+import type { Db, Tx } from '../../db/open';
 import { faceImages, people, voiceRecordings } from '../../db/schema';
-import { notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../http/errors';
+import { PRIVACY_MESSAGES } from '../../../shared/privacy';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type DefaultTable = typeof faceImages | typeof voiceRecordings;
 
-/** Runs `work` with the person's row locked (404 when the person is gone). */
-export async function withPersonLocked<T>(db: Db, personId: number, work: (tx: Tx) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` with the person's row locked (404 when the person is gone). With `needsConsent`, the
+ * person's consent is checked under the lock (403 without it): a face or voice saved while consent is
+ * withdrawn either lands before the withdrawal (which then deletes it) or is refused.
+ */
+export async function withPersonLocked<T>(db: Db, personId: number, work: (tx: Tx) => Promise<T>, options: { needsConsent?: boolean } = {}): Promise<T> {
   return db.transaction(async (tx) => {
-    const [person] = await tx.select({ id: people.id }).from(people).where(eq(people.id, personId)).for('update');
+    const [person] = await tx
+      .select({ id: people.id, name: people.name, consentGivenAt: people.consentGivenAt })
+      .from(people)
+      .where(eq(people.id, personId))
+      .for('update');
     if (!person) throw notFound(MEDIA_MESSAGES.personNotFound);
+    if (options.needsConsent && !person.consentGivenAt) throw forbidden(PRIVACY_MESSAGES.consentRequired(person.name));
     return work(tx);
   });
 }

@@ -9,6 +9,7 @@ import { type UserRow, faceImages, faceVideos, pendingUploads, people, users, vo
 import { notFound, planLimit } from '../../http/errors';
 import type { Storage } from '../../storage/storage';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
+import { recordAudit } from '../privacy/audit';
 import type { PersonRow } from './access';
 
 export function toPerson(row: PersonRow): Person {
@@ -19,6 +20,10 @@ export function toPerson(row: PersonRow): Person {
     relationship: row.relationship,
     avatarUrl: row.avatarUrl,
     createdAt: row.createdAt.toISOString(),
+    consent:
+      row.consentBasis && row.consentGivenAt
+        ? { basis: row.consentBasis, wordingVersion: row.consentVersion ?? '', givenAt: row.consentGivenAt.toISOString(), givenBy: row.consentGivenBy }
+        : null,
   };
 }
 
@@ -57,15 +62,22 @@ export async function updatePerson(db: Db, personId: number, changes: Partial<Pe
  * then their files. URLs are collected in the same transaction, with the person locked, so a file
  * added meanwhile either is collected or fails its insert (and removes itself).
  */
-export async function deletePerson(db: Db, storage: Storage, personId: number): Promise<void> {
+export async function deletePerson(db: Db, storage: Storage, user: UserRow, personId: number): Promise<void> {
   const urls = await db.transaction(async (tx) => {
-    const [locked] = await tx.select({ id: people.id }).from(people).where(eq(people.id, personId)).for('update');
+    const [locked] = await tx.select({ id: people.id, name: people.name, userId: people.userId }).from(people).where(eq(people.id, personId)).for('update');
     if (!locked) throw notFound(MEDIA_MESSAGES.personNotFound);
     const images = await tx.select({ url: faceImages.imageUrl }).from(faceImages).where(eq(faceImages.personId, personId));
     const videos = await tx.select({ url: faceVideos.videoUrl }).from(faceVideos).where(eq(faceVideos.personId, personId));
     const voices = await tx.select({ url: voiceRecordings.audioUrl }).from(voiceRecordings).where(eq(voiceRecordings.personId, personId));
     const uploads = await tx.select({ url: pendingUploads.url }).from(pendingUploads).where(eq(pendingUploads.personId, personId));
     const [person] = await tx.delete(people).where(eq(people.id, personId)).returning({ avatarUrl: people.avatarUrl });
+    await recordAudit(tx, {
+      userId: locked.userId,
+      actor: user,
+      action: 'person.deleted',
+      personId,
+      detail: `Deleted ${locked.name} with ${images.length} face photo(s), ${videos.length} face clip(s) and ${voices.length} voice recording(s)`,
+    });
     return [...images, ...videos, ...voices, ...uploads].map((row) => row.url).concat(person?.avatarUrl ?? null);
   });
   await Promise.all(urls.map((url) => storage.removeUrl(url)));

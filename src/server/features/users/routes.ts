@@ -1,21 +1,24 @@
 // GET and PATCH /api/users/:id: the user themself or an admin (spec 01 §7); GET /api/users/:id/usage:
-// their plan's limits and what is used of them.
+// their plan's limits and what is used of them; DELETE /api/users/:id: the account itself with its
+// password, or an admin (delete-account.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { count, eq } from 'drizzle-orm';
 import type { PlanUsage } from '../../../shared/api-types';
 import { planById } from '../../../shared/plans';
+import { deleteAccountSchema } from '../../../shared/privacy';
 import { profileUpdateSchema } from '../../../shared/validation';
 import { people, users } from '../../db/schema';
 import { badRequest, forbidden, notFound, parseId, parseInput } from '../../http/errors';
 import { requireUser } from '../../http/guards';
 import type { RouteDeps } from '../../http/route-deps';
 import { monthlyVideoCount } from '../videos/service';
+import { confirmPassword, deleteAccount } from './delete-account';
 import { toCurrentUser } from './serialize';
 import { rethrowUserConflict } from './unique';
 
 const partialProfileSchema = profileUpdateSchema.partial();
 
-export async function userRoutes(app: FastifyInstance, { db, sessions }: RouteDeps) {
+export async function userRoutes(app: FastifyInstance, { db, sessions, storage, queue }: RouteDeps) {
   /** The target user id, once the caller is known to be allowed to see it. */
   async function allowedUserId(request: FastifyRequest) {
     const caller = await requireUser(sessions, request);
@@ -62,5 +65,17 @@ export async function userRoutes(app: FastifyInstance, { db, sessions }: RouteDe
       .catch(rethrowUserConflict);
     if (!updated) throw notFound('User not found');
     return toCurrentUser(updated);
+  });
+
+  /** 204 once every row and file of the account is gone; deleting itself also ends this session. */
+  app.delete('/users/:id', async (request, reply) => {
+    const id = await allowedUserId(request);
+    const caller = await requireUser(sessions, request);
+    const password = parseInput(deleteAccountSchema, request.body)?.password;
+    const itself = id === caller.id;
+    if (itself) await confirmPassword(db, caller, password, request.ip);
+    await deleteAccount({ db, storage, queue }, caller, id);
+    if (itself) await sessions.end(request, reply);
+    return reply.status(204).send();
   });
 }

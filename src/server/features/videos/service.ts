@@ -7,6 +7,7 @@ import type { ProcessedVideo } from '../../../shared/api-types';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 import { planById } from '../../../shared/plans';
 import { VOICE_ONLY_MESSAGES } from '../../../shared/voice-only-rules';
+import { PRIVACY_MESSAGES } from '../../../shared/privacy';
 import { NARRATION_MESSAGES, type VoiceAnalysisSummary, heardVoice, unusableRecordingMessage } from '../../../shared/voice-analysis';
 import {
   type CreateProcessedVideoInput,
@@ -17,7 +18,7 @@ import {
   downloadFileName,
   monthlyLimitMessage,
 } from '../../../shared/video-rules';
-import type { Db } from '../../db/open';
+import type { Db, Tx } from '../../db/open';
 import { type UserRow, faceImages, people, processedVideos, purchases, users, videoTemplates, voiceRecordings } from '../../db/schema';
 import { HttpError, badRequest, conflict, forbidden, notFound, planLimit } from '../../http/errors';
 import type { MediaLinkSigner } from '../../http/signed-links';
@@ -79,7 +80,6 @@ async function mayUseTemplate(db: Db, user: UserRow, template: typeof videoTempl
 /** The videos that use up a month's allowance: made, or being made. A failed render costs the parent nothing. */
 export const COUNTED_STATUSES = ['pending', 'processing', 'completed'] as const;
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** How many of this calendar month's (UTC) videos count against the plan: made, or being made. */
 export async function monthlyVideoCount(db: Db | Tx, userId: number): Promise<number> {
@@ -126,13 +126,21 @@ async function withinMonthlyLimit<T>(db: Db, user: UserRow, choices: VideoChoice
  */
 async function requireChoicesStill(tx: Tx, { faceImageId, voiceRecordingId }: VideoChoices): Promise<void> {
   if (faceImageId != null) {
-    const [face] = await tx.select({ id: faceImages.id }).from(faceImages).where(eq(faceImages.id, faceImageId)).for('key share');
+    const [face] = await tx.select({ personId: faceImages.personId }).from(faceImages).where(eq(faceImages.id, faceImageId)).for('key share');
     if (!face) throw notFound(MEDIA_MESSAGES.faceImageNotFound);
+    await requireConsent(tx, face.personId);
   }
   if (voiceRecordingId != null) {
-    const [voice] = await tx.select({ id: voiceRecordings.id }).from(voiceRecordings).where(eq(voiceRecordings.id, voiceRecordingId)).for('key share');
+    const [voice] = await tx.select({ personId: voiceRecordings.personId }).from(voiceRecordings).where(eq(voiceRecordings.id, voiceRecordingId)).for('key share');
     if (!voice) throw notFound(MEDIA_MESSAGES.voiceRecordingNotFound);
+    await requireConsent(tx, voice.personId);
   }
+}
+
+/** No likeness without consent (decision 016): faces and voices kept from before consent was asked for are not used. */
+async function requireConsent(tx: Tx, personId: number): Promise<void> {
+  const [person] = await tx.select({ name: people.name, consentGivenAt: people.consentGivenAt }).from(people).where(eq(people.id, personId));
+  if (person && !person.consentGivenAt) throw forbidden(PRIVACY_MESSAGES.consentRequired(person.name));
 }
 
 /**

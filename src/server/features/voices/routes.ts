@@ -6,7 +6,7 @@ import { cleanText } from '../../../shared/validation';
 import { bodyTooLarge, parseId, parseInput } from '../../http/errors';
 import { requireOwner, requireUser } from '../../http/guards';
 import type { RouteDeps } from '../../http/route-deps';
-import { idField, ownPerson, requirePersonId, requireSelf } from '../people/access';
+import { consentedPerson, idField, ownPerson, requirePersonId, requireSelf } from '../people/access';
 import {
   createVoiceRecording,
   deleteVoiceRecording,
@@ -51,7 +51,7 @@ export async function voiceRoutes(app: FastifyInstance, { db, sessions, storage,
       const user = await requireUser(sessions, request);
       const input = parseInput(createVoiceRecordingSchema, request.body);
       requireSelf(user, input.userId);
-      const person = await ownPerson(db, user, requirePersonId(input.personId));
+      const person = await consentedPerson(db, user, requirePersonId(input.personId));
       const row = await createVoiceRecording({ db, storage, queue }, person, {
         audioData: input.audioData,
         name: input.name,
@@ -80,7 +80,7 @@ export async function voiceRoutes(app: FastifyInstance, { db, sessions, storage,
     const user = await requireUser(sessions, request);
     const recording = await findVoiceRecording(db, idParam(request));
     requireOwner(user, recording);
-    await deleteVoiceRecording(db, storage, recording);
+    await deleteVoiceRecording(db, storage, recording, user);
     return reply.status(204).send();
   });
 }

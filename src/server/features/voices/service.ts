@@ -5,7 +5,8 @@ import type { VoiceRecording } from '../../../shared/api-types';
 import type { VoiceAnalysisSummary } from '../../../shared/voice-analysis';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 import type { Db } from '../../db/open';
-import { voiceRecordings } from '../../db/schema';
+import { type UserRow, voiceRecordings } from '../../db/schema';
+import { recordAudit } from '../privacy/audit';
 import { notFound } from '../../http/errors';
 import { VOICE_RECORDING_RULE, ingestDataUrl, keepIfSaved } from '../../media/ingest';
 import { enqueueOrUndo, queueSlot } from '../../jobs/enqueue';
@@ -82,7 +83,7 @@ export async function createVoiceRecording(
         })
         .returning();
       return row!;
-    }),
+    }, { needsConsent: true }),
   );
   // The analysis (pitch, loudness, fingerprint) runs in the background; the client polls the row.
   await enqueueOrUndo(
@@ -101,11 +102,17 @@ export async function setDefaultVoiceRecording(db: Db, recording: VoiceRecording
   });
 }
 
-/** Deletes the row, then its file; a deleted default passes to the newest remaining recording. */
-export async function deleteVoiceRecording(db: Db, storage: Storage, recording: VoiceRecordingRow): Promise<void> {
+/**
+ * Deletes the row, then its file; a deleted default passes to the newest remaining recording. A parent's
+ * deletion (`actor`) is written to the audit log; an undo after a failed save is not.
+ */
+export async function deleteVoiceRecording(db: Db, storage: Storage, recording: VoiceRecordingRow, actor?: UserRow): Promise<void> {
   const deleted = await withPersonLocked(db, recording.personId, async (tx) => {
     const [row] = await tx.delete(voiceRecordings).where(eq(voiceRecordings.id, recording.id)).returning();
     if (row?.isDefault) await promoteNewest(tx, voiceRecordings, recording.personId);
+    if (row && actor) {
+      await recordAudit(tx, { userId: row.userId, actor, action: 'voice-recording.deleted', personId: row.personId, detail: `Deleted the voice recording "${row.name}"` });
+    }
     return row;
   });
   if (!deleted) throw notFound(MEDIA_MESSAGES.voiceRecordingNotFound);

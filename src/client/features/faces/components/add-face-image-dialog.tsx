@@ -12,6 +12,7 @@ import { Button } from '@client/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@client/components/ui/dialog';
 import { TextField } from '@client/components/ui/form-field';
 import { notifyError, notifySuccess } from '@client/lib/notify';
+import { useConsentGate } from '@client/features/people/components/use-consent-gate';
 import { FACE_IMAGE_ADDED, useCreateFaceImage } from '../api/use-create-face-image';
 import { useDeleteFaceImage } from '../api/use-delete-face-image';
 import { type Size, type Square, cropToDataUrl, loadImage, squareAround } from '../lib/face-crop';
@@ -115,6 +116,7 @@ function AddFaceImageSteps({ person, hasDefault, count, onCancel, onSaved, onUnc
   // The dialog tells the outcome itself: the error inline, the success when it closes.
   const create = useCreateFaceImage({ notify: false });
   const remove = useDeleteFaceImage({ notify: false });
+  const consent = useConsentGate();
 
   /** A saved photo: done when it shows one face, else the parent chooses. */
   function saved(image: FaceImage, sent: Sent) {
@@ -133,7 +135,8 @@ function AddFaceImageSteps({ person, hasDefault, count, onCancel, onSaved, onUnc
     try {
       await work();
     } catch (failure) {
-      setError((failure as Error).message);
+      // Refused for want of a consent (withdrawn meanwhile): the toast offers it, and the photo stays for another try.
+      if (!consent.refused(failure, person)) setError((failure as Error).message);
     } finally {
       setSaving(false);
       onBusyChange(false);
@@ -230,6 +233,7 @@ function AddFaceImageSteps({ person, hasDefault, count, onCancel, onSaved, onUnc
             <Save aria-hidden="true" /> {saving ? 'Saving…' : 'Save Crop'}
           </Button>
         </DialogFooter>
+        {consent.dialog}
       </>
     );
   }
@@ -268,6 +272,7 @@ function AddFaceImageSteps({ person, hasDefault, count, onCancel, onSaved, onUnc
           </Button>
         </DialogFooter>
       </form>
+      {consent.dialog}
     </>
   );
 }

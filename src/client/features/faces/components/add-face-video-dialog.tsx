@@ -9,6 +9,7 @@ import { Button } from '@client/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@client/components/ui/dialog';
 import { notifyError, notifySuccess } from '@client/lib/notify';
 import { toast } from '@client/components/ui/use-toast';
+import { useConsentGate } from '@client/features/people/components/use-consent-gate';
 import { VideoUploadField, uploadFailureDescription } from '@client/features/videos/components/video-upload';
 import { createFaceVideo } from '../api/create-face-video';
 import { personFaceVideosQueryKey } from '../api/use-person-face-videos';
@@ -24,6 +25,7 @@ export function AddFaceVideoDialog({ person, open, onOpenChange }: AddFaceVideoD
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
+  const consent = useConsentGate();
 
   async function upload() {
     if (!file) return notifyError(MEDIA_MESSAGES.noVideoSelected);
@@ -43,6 +45,7 @@ export function AddFaceVideoDialog({ person, open, onOpenChange }: AddFaceVideoD
       setFile(null);
       onOpenChange(false);
     } catch (error) {
+      if (consent.refused(error, person)) return;
       toast({ variant: 'destructive', title: 'Upload failed', description: uploadFailureDescription(error) });
     } finally {
       setProgress(null);
@@ -84,6 +87,7 @@ export function AddFaceVideoDialog({ person, open, onOpenChange }: AddFaceVideoD
             <Upload aria-hidden="true" /> {uploading ? 'Uploading…' : 'Upload Video'}
           </Button>
         </DialogFooter>
+        {consent.dialog}
       </DialogContent>
     </Dialog>
   );

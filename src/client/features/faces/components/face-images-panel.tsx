@@ -1,5 +1,6 @@
 // A person's face images: add by camera or upload, add a face video (its faces are extracted in the
-// background and appear here as they are stored), set the default, delete.
+// background and appear here as they are stored), set the default, delete. Adding asks for the person's
+// consent first when none is recorded.
 import { Camera, Film, ScanFace, Star, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
@@ -9,6 +10,7 @@ import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert
 import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
 import { Skeleton } from '@client/components/ui/skeleton';
+import { useConsentGate } from '@client/features/people/components/use-consent-gate';
 import { useDeleteFaceImage } from '../api/use-delete-face-image';
 import { useSetDefaultFaceImage } from '../api/use-set-default-face-image';
 import { expressionTitle } from '../lib/face-expressions';
@@ -25,6 +27,7 @@ export function FaceImagesPanel({ person }: { person: Person }) {
   const setDefault = useSetDefaultFaceImage();
   const remove = useDeleteFaceImage();
   const [dialog, setDialog] = useState<'image' | 'video' | null>(null);
+  const consent = useConsentGate();
   const images = faceImages.data ?? [];
   const videos = faceVideos.data ?? [];
 
@@ -38,10 +41,10 @@ export function FaceImagesPanel({ person }: { person: Person }) {
               <ScanFace aria-hidden="true" /> Face Training
             </Link>
           </Button>
-          <Button variant="outline" onClick={() => setDialog('video')}>
+          <Button variant="outline" onClick={() => consent.ask(person, () => setDialog('video'))}>
             <Film aria-hidden="true" /> Add Face Video
           </Button>
-          <Button onClick={() => setDialog('image')}>
+          <Button onClick={() => consent.ask(person, () => setDialog('image'))}>
             <Camera aria-hidden="true" /> Add Face Image
           </Button>
         </div>
@@ -142,6 +145,7 @@ export function FaceImagesPanel({ person }: { person: Person }) {
         onOpenChange={(open) => setDialog(open ? 'image' : null)}
       />
       <AddFaceVideoDialog person={person} open={dialog === 'video'} onOpenChange={(open) => setDialog(open ? 'video' : null)} />
+      {consent.dialog}
     </div>
   );
 }

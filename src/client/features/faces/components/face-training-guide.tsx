@@ -14,6 +14,7 @@ import { extensionFor, recorderMimeType } from '@client/lib/media';
 import { notifyError, notifySuccess } from '@client/lib/notify';
 import { cn } from '@client/lib/utils';
 import { peopleQueryKey } from '@client/features/people/api/use-people';
+import { useConsentGate } from '@client/features/people/components/use-consent-gate';
 import { createFaceVideo } from '../api/create-face-video';
 import { personFaceImagesQueryKey } from '../api/use-person-face-images';
 import { userFaceImagesQueryKey } from '../api/use-user-face-images';
@@ -77,6 +78,7 @@ function FaceTrainingSession({
   const recorderRef = useRef<MediaRecorder | null>(null);
   const tickRef = useRef<ReturnType<typeof setInterval> | undefined>(undefined);
   const camera = useCamera();
+  const consent = useConsentGate();
 
   const expression = FACE_EXPRESSIONS[index]!;
   const guide = EXPRESSION_GUIDE[expression];
@@ -167,7 +169,9 @@ function FaceTrainingSession({
       let videoUrl: string;
       try {
         ({ videoUrl } = await uploadVideo({ file, personId: person.id, userId: person.userId }, setUploadProgress));
-      } catch {
+      } catch (error) {
+        // Refused for want of a consent: the toast offers it, and the clip stays for 'Looks Good' again.
+        if (consent.refused(error, person)) return;
         return notifyError(MEDIA_MESSAGES.faceTrainingUploadFailed);
       }
       try {
@@ -179,7 +183,8 @@ function FaceTrainingSession({
           expressionType: expression,
         });
         setUploadedIds((ids) => [...ids, video.id]);
-      } catch {
+      } catch (error) {
+        if (consent.refused(error, person)) return;
         return notifyError(MEDIA_MESSAGES.faceTrainingProcessFailed);
       }
     } finally {
@@ -333,6 +338,7 @@ function FaceTrainingSession({
         </div>
         <ExpressionList current={index} />
       </aside>
+      {consent.dialog}
     </div>
   );
 }

@@ -1,11 +1,14 @@
 // Face videos and where their face extraction stands: extracting, N faces extracted, or why it failed.
-import { CircleAlert, CircleCheck, Trash2 } from 'lucide-react';
+// A processed clip can be played until the retention rule deletes its raw file; its faces stay.
+import { CircleAlert, CircleCheck, Clock, Play, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
 import type { FaceVideo } from '@shared/api-types';
 import { FACE_ANALYSIS_MESSAGES } from '@shared/face-analysis';
+import { rawClipRetentionText } from '@shared/privacy';
 import { Button } from '@client/components/ui/button';
 import { Spinner } from '@client/components/ui/spinner';
 import { cn } from '@client/lib/utils';
+import { usePrivacySettings } from '@client/features/users/api/use-privacy-settings';
 import { useDeleteFaceVideo } from '../api/use-delete-face-video';
 import { isProcessing } from '../api/use-person-face-videos';
 
@@ -18,7 +21,9 @@ interface FaceVideoStatusListProps {
 
 export function FaceVideoStatusList({ videos, limit = Infinity, className }: FaceVideoStatusListProps) {
   const [showAll, setShowAll] = useState(false);
+  const [playing, setPlaying] = useState<number | null>(null);
   const remove = useDeleteFaceVideo();
+  const privacy = usePrivacySettings();
   const newestFirst = [...videos].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
   const shown = showAll ? newestFirst : newestFirst.slice(0, limit);
 
@@ -27,27 +32,44 @@ export function FaceVideoStatusList({ videos, limit = Infinity, className }: Fac
       <ul className="grid gap-2" aria-label="Face videos">
         {shown.map((video) => {
           const failed = video.processingStatus === 'failed';
+          const playable = video.videoUrl !== null && video.processingStatus === 'completed';
+          const open = playable && playing === video.id;
           return (
             <li
               key={video.id}
-              className={cn(
-                'flex items-center gap-3 rounded-xl border bg-card px-3 py-2 text-sm',
-                failed && 'border-destructive/40 bg-destructive/5',
-              )}
+              className={cn('grid gap-2 rounded-xl border bg-card px-3 py-2 text-sm', failed && 'border-destructive/40 bg-destructive/5')}
             >
-              <FaceVideoState video={video} />
-              {failed && (
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  className="size-8 shrink-0 text-destructive hover:text-destructive"
-                  aria-label={`Remove ${video.name}`}
-                  title="Remove"
-                  disabled={remove.isPending}
-                  onClick={() => remove.mutate(video)}
-                >
-                  <Trash2 aria-hidden="true" />
-                </Button>
+              <div className="flex items-center gap-3">
+                <FaceVideoState video={video} />
+                {playable && (
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    className="size-8 shrink-0"
+                    aria-label={open ? `Close ${video.name}` : `Play ${video.name}`}
+                    title={open ? 'Close' : 'Play'}
+                    aria-expanded={open}
+                    onClick={() => setPlaying(open ? null : video.id)}
+                  >
+                    {open ? <X aria-hidden="true" /> : <Play aria-hidden="true" />}
+                  </Button>
+                )}
+                {failed && (
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    className="size-8 shrink-0 text-destructive hover:text-destructive"
+                    aria-label={`Remove ${video.name}`}
+                    title="Remove"
+                    disabled={remove.isPending}
+                    onClick={() => remove.mutate(video)}
+                  >
+                    <Trash2 aria-hidden="true" />
+                  </Button>
+                )}
+              </div>
+              {open && video.videoUrl && (
+                <video controls autoPlay src={video.videoUrl} aria-label={video.name} className="max-h-64 w-full rounded-lg bg-black" />
               )}
             </li>
           );
@@ -57,6 +79,12 @@ export function FaceVideoStatusList({ videos, limit = Infinity, className }: Fac
         <Button variant="link" size="sm" className="w-fit px-0" onClick={() => setShowAll(true)}>
           Show all {newestFirst.length} face videos
         </Button>
+      )}
+      {privacy.data && (
+        <p className="flex items-center gap-1.5 text-xs text-muted-foreground">
+          <Clock className="size-3.5 shrink-0" aria-hidden="true" />
+          {rawClipRetentionText(privacy.data.rawClipRetentionDays)}; the faces taken from them are kept.
+        </p>
       )}
     </div>
   );
@@ -94,6 +122,12 @@ function FaceVideoState({ video }: { video: FaceVideo }) {
         <span className="text-muted-foreground">
           {count === 1 ? '1 face extracted' : `${count} faces extracted`}
         </span>
+        {video.rawClipDeletedAt !== null && (
+          <span className="text-xs text-muted-foreground">
+            Raw clip deleted on {new Date(video.rawClipDeletedAt).toLocaleDateString(undefined, { dateStyle: 'long' })}; its faces
+            are kept
+          </span>
+        )}
       </span>
     </>
   );

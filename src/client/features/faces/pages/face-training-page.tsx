@@ -1,12 +1,13 @@
 // Face training for one person (spec 01 §2): what training does, counters, the guide, and the collection.
 // The counters and labels are the expressions the classifier saw in each face image (photos and faces
 // extracted from clips), not what the guide asked for; the collection follows clips still being processed.
-import { ArrowLeft, Camera, Home, ScanFace, Sparkles } from 'lucide-react';
+import { ArrowLeft, Camera, Clock, Home, ScanFace, Sparkles } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { FaceImage } from '@shared/api-types';
 import { moreExpressionsHint } from '@shared/face-analysis';
 import { FACE_EXPRESSIONS, MEDIA_LIMITS, MEDIA_MESSAGES } from '@shared/media-rules';
+import { rawClipRetentionText } from '@shared/privacy';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
@@ -15,6 +16,8 @@ import { Skeleton } from '@client/components/ui/skeleton';
 import { useDocumentTitle } from '@client/lib/use-document-title';
 import { cn } from '@client/lib/utils';
 import { usePerson } from '@client/features/people/api/use-person';
+import { useConsentGate } from '@client/features/people/components/use-consent-gate';
+import { usePrivacySettings } from '@client/features/users/api/use-privacy-settings';
 import { FaceTrainingGuide } from '../components/face-training-guide';
 import { FaceVideoStatusList } from '../components/face-video-status-list';
 import { expressionTitle } from '../lib/face-expressions';
@@ -43,6 +46,8 @@ export default function FaceTrainingPage({ personId }: { personId: number }) {
   const person = usePerson(personId);
   const { faceImages, faceVideos, processing } = useFaceCollection(personId, person.data?.userId);
   const [training, setTraining] = useState(false);
+  const consent = useConsentGate();
+  const privacy = usePrivacySettings();
   useDocumentTitle(person.data ? `Face Training for ${person.data.name}` : 'Face Training');
 
   const error = person.error ?? faceImages.error;
@@ -136,9 +141,17 @@ export default function FaceTrainingPage({ personId }: { personId: number }) {
                 </li>
               ))}
             </ul>
-            <Button size="lg" onClick={() => setTraining(true)}>
-              <Camera aria-hidden="true" /> Start Face Training
-            </Button>
+            <div className="grid gap-2">
+              <Button size="lg" onClick={() => person.data && consent.ask(person.data, () => setTraining(true))}>
+                <Camera aria-hidden="true" /> Start Face Training
+              </Button>
+              {privacy.data && (
+                <p className="flex items-center justify-center gap-1.5 text-center text-xs text-muted-foreground">
+                  <Clock className="size-3.5 shrink-0" aria-hidden="true" />
+                  {rawClipRetentionText(privacy.data.rawClipRetentionDays)}; the faces taken from them are kept.
+                </p>
+              )}
+            </div>
           </CardContent>
         </Card>
 
@@ -192,6 +205,7 @@ export default function FaceTrainingPage({ personId }: { personId: number }) {
         </Card>
       </div>
 
+      {consent.dialog}
       {training && (
         <FaceTrainingGuide
           open

@@ -1,5 +1,6 @@
-// People management (spec 01 §2): the user's people on the left, the chosen person's faces and voices right.
-import { Mic, Pencil, ScanFace, Trash2, UserPlus, Users } from 'lucide-react';
+// People management (spec 01 §2): the user's people on the left, the chosen person's consent, faces and
+// voices right. A person just added is asked for their consent at once (decision 016).
+import { Mic, Pencil, ScanFace, ShieldAlert, Trash2, UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import type { Person } from '@shared/api-types';
 import { MEDIA_MESSAGES } from '@shared/media-rules';
@@ -19,9 +20,13 @@ import { useCreatePerson } from '../api/use-create-person';
 import { useDeletePerson } from '../api/use-delete-person';
 import { usePeople } from '../api/use-people';
 import { useUpdatePerson } from '../api/use-update-person';
+import { useWithdrawConsent } from '../api/use-withdraw-consent';
+import { ConsentStatus } from '../components/consent-status';
 import { DeletePersonDialog } from '../components/delete-person-dialog';
 import { PersonAvatar } from '../components/person-avatar';
 import { PersonFormDialog } from '../components/person-form-dialog';
+import { useConsentGate } from '../components/use-consent-gate';
+import { WithdrawConsentDialog } from '../components/withdraw-consent-dialog';
 
 export default function PeoplePage() {
   useDocumentTitle('People');
@@ -31,9 +36,12 @@ export default function PeoplePage() {
   const create = useCreatePerson(user?.id);
   const update = useUpdatePerson(user?.id);
   const remove = useDeletePerson(user?.id);
+  const withdraw = useWithdrawConsent();
+  const consent = useConsentGate();
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [form, setForm] = useState<'add' | 'edit' | null>(null);
   const [deleting, setDeleting] = useState<Person | null>(null);
+  const [withdrawing, setWithdrawing] = useState<Person | null>(null);
 
   const list = people.data ?? [];
   const selected = list.find((person) => person.id === selectedId) ?? list[0] ?? null;
@@ -102,6 +110,11 @@ export default function PeoplePage() {
                       <span className="min-w-0">
                         <span className="block truncate font-semibold">{person.name}</span>
                         <span className="block truncate text-sm text-muted-foreground">{person.relationship}</span>
+                        {!person.consent && (
+                          <span className="mt-0.5 flex items-center gap-1 text-xs font-medium text-[#a86a00]">
+                            <ShieldAlert className="size-3.5" aria-hidden="true" /> No consent yet
+                          </span>
+                        )}
                       </span>
                     </button>
                   </li>
@@ -134,6 +147,13 @@ export default function PeoplePage() {
                 </Button>
               </div>
             </div>
+            <ConsentStatus
+              className="mt-5"
+              person={selected}
+              viewerId={user?.id}
+              onGive={() => consent.ask(selected)}
+              onWithdraw={() => setWithdrawing(selected)}
+            />
             <Tabs defaultValue="faces" className="mt-6">
               <TabsList className="grid w-full grid-cols-2 sm:w-96">
                 <TabsTrigger value="faces">
@@ -180,9 +200,20 @@ export default function PeoplePage() {
           } else {
             const person = await create.mutateAsync(fields);
             setSelectedId(person.id);
+            setForm(null);
+            // Asked now, while the parent has this person in mind; 'Not now' leaves it for the first face or voice.
+            consent.ask(person);
+            return;
           }
           setForm(null);
         }}
+      />
+      {consent.dialog}
+      <WithdrawConsentDialog
+        person={withdrawing}
+        pending={withdraw.isPending}
+        onOpenChange={(open) => !open && setWithdrawing(null)}
+        onConfirm={(person) => withdraw.mutate(person, { onSuccess: () => setWithdrawing(null) })}
       />
       <DeletePersonDialog
         person={deleting}

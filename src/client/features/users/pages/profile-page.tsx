@@ -18,6 +18,7 @@ import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { useUpdateUser } from '../api/use-update-user';
 import { useUser } from '../api/use-user';
 import { PlanCard } from '../components/plan-card';
+import { YourDataSection } from '../components/your-data-section';
 
 function formFields({ username, email, displayName }: UserProfile): ProfileUpdate {
   return { username, email, displayName };
@@ -140,6 +141,7 @@ export default function ProfilePage() {
           <PlanCard userId={user.id} />
         </div>
       )}
+      {user && <YourDataSection userId={user.id} />}
     </div>
   );
 }

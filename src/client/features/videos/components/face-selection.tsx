@@ -9,6 +9,7 @@ import { FieldError } from '@client/components/ui/form-field';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { cn } from '@client/lib/utils';
 import { AddFaceImageDialog } from '@client/features/faces/components/add-face-image-dialog';
+import { useConsentGate } from '@client/features/people/components/use-consent-gate';
 
 interface FaceSelectionProps {
   person: Person;
@@ -20,11 +21,12 @@ interface FaceSelectionProps {
 
 export function FaceSelection({ person, faces, selectedId, onSelect, error }: FaceSelectionProps) {
   const [adding, setAdding] = useState(false);
+  const consent = useConsentGate();
   return (
     <fieldset className="grid gap-3" aria-describedby={error ? 'face-selection-error' : undefined}>
       <div className="flex items-center justify-between gap-2">
         <legend className="text-sm font-medium">Face Selection</legend>
-        <Button type="button" size="sm" variant="outline" onClick={() => setAdding(true)}>
+        <Button type="button" size="sm" variant="outline" onClick={() => consent.ask(person, () => setAdding(true))}>
           <Camera aria-hidden="true" /> Add a photo
         </Button>
       </div>
@@ -74,6 +76,7 @@ export function FaceSelection({ person, faces, selectedId, onSelect, error }: Fa
         onOpenChange={setAdding}
         onSaved={(image) => onSelect(image.id)}
       />
+      {consent.dialog}
     </fieldset>
   );
 }

@@ -8,6 +8,7 @@ import { Button } from '@client/components/ui/button';
 import { FieldError } from '@client/components/ui/form-field';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { cn, formatDuration } from '@client/lib/utils';
+import { useConsentGate } from '@client/features/people/components/use-consent-gate';
 import { AddVoiceRecordingDialog } from '@client/features/voices/components/add-voice-recording-dialog';
 import { AudioPlayButton } from '@client/features/voices/components/audio-play-button';
 
@@ -21,11 +22,12 @@ interface VoiceSelectionProps {
 
 export function VoiceSelection({ person, recordings, selectedId, onSelect, error }: VoiceSelectionProps) {
   const [adding, setAdding] = useState(false);
+  const consent = useConsentGate();
   return (
     <fieldset className="grid gap-3" aria-describedby={error ? 'voice-selection-error' : undefined}>
       <div className="flex items-center justify-between gap-2">
         <legend className="text-sm font-medium">Voice Selection</legend>
-        <Button type="button" size="sm" variant="outline" onClick={() => setAdding(true)}>
+        <Button type="button" size="sm" variant="outline" onClick={() => consent.ask(person, () => setAdding(true))}>
           <Mic aria-hidden="true" /> Record a voice
         </Button>
       </div>
@@ -66,6 +68,7 @@ export function VoiceSelection({ person, recordings, selectedId, onSelect, error
       )}
       <FieldError id="voice-selection-error" message={error} />
       <AddVoiceRecordingDialog person={person} hasDefault={Boolean(recordings?.some((r) => r.isDefault))} open={adding} onOpenChange={setAdding} onSaved={(recording) => onSelect(recording.id)} />
+      {consent.dialog}
     </fieldset>
   );
 }

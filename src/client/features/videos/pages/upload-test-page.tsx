@@ -1,5 +1,6 @@
 // Video upload test (spec 02 §2): upload a clip for one of the user's people through the real upload
-// route, with the guidelines beside it and a panel showing what came back.
+// route, with the guidelines beside it and a panel showing what came back. A person without a consent is
+// asked for it first, as everywhere a face is added.
 import { CircleCheck, CircleX, Upload, UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
@@ -15,6 +16,7 @@ import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { uploadVideo } from '@client/features/faces/api/upload-video';
 import { usePeople } from '@client/features/people/api/use-people';
 import { PersonSelect } from '@client/features/people/components/person-select';
+import { useConsentGate } from '@client/features/people/components/use-consent-gate';
 import { VideoUploadField, formatFileSize, uploadFailureDescription } from '../components/video-upload';
 
 type UploadResult =
@@ -37,6 +39,7 @@ export default function UploadTestPage() {
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<UploadResult | null>(null);
+  const consent = useConsentGate();
 
   const list = people.data ?? [];
   const person = list.find((candidate) => candidate.id === personId) ?? list[0] ?? null;
@@ -53,6 +56,7 @@ export default function UploadTestPage() {
       notifySuccess(MEDIA_MESSAGES.uploadSucceeded);
       setFile(null);
     } catch (error) {
+      if (consent.refused(error, person)) return;
       const message = uploadFailureDescription(error);
       setResult({ ok: false, fileName: file.name, message });
       toast({ variant: 'destructive', title: 'Upload failed', description: message });
@@ -94,7 +98,11 @@ export default function UploadTestPage() {
                 <PersonSelect label="Person" people={list} value={person?.id} disabled={uploading} onChange={setPersonId} />
                 <VideoUploadField file={file} onFileChange={setFile} progress={progress} label="Choose a video" />
                 <div>
-                  <Button type="button" disabled={uploading} onClick={() => void upload()}>
+                  <Button
+                    type="button"
+                    disabled={uploading}
+                    onClick={() => (file && person ? consent.ask(person, () => void upload()) : void upload())}
+                  >
                     <Upload aria-hidden="true" /> {uploading ? 'Uploading…' : 'Upload Video'}
                   </Button>
                 </div>
@@ -119,6 +127,7 @@ export default function UploadTestPage() {
       </div>
 
       {result && <ResultPanel result={result} />}
+      {consent.dialog}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { TextField } from '@client/components/ui/form-field';
 import { blobToDataUrl } from '@client/lib/media';
 import { notifySuccess } from '@client/lib/notify';
+import { useConsentGate } from '@client/features/people/components/use-consent-gate';
 import { useCreateVoiceRecording } from '../api/use-create-voice-recording';
 import type { Recording } from '../lib/use-voice-recorder';
 import { VoiceRecorder } from './voice-recorder';
@@ -52,6 +53,7 @@ function AddVoiceRecordingForm({ person, hasDefault, onSaved }: { person: Person
   const [nameError, setNameError] = useState<string>();
   // A refused recording is explained here, under the recorder, and kept for another try: no toast over the dialog.
   const create = useCreateVoiceRecording({ notify: false });
+  const consent = useConsentGate();
 
   async function save(recording: Recording) {
     const parsed = mediaNameSchema.safeParse(name);
@@ -60,14 +62,20 @@ function AddVoiceRecordingForm({ person, hasDefault, onSaved }: { person: Person
       throw new Error('invalid name');
     }
     setNameError(undefined);
-    const saved = await create.mutateAsync({
-      userId: person.userId,
-      personId: person.id,
-      name: parsed.data,
-      audioData: await blobToDataUrl(recording.blob),
-      duration: recording.duration,
-      isDefault: !hasDefault,
-    });
+    const saved = await create
+      .mutateAsync({
+        userId: person.userId,
+        personId: person.id,
+        name: parsed.data,
+        audioData: await blobToDataUrl(recording.blob),
+        duration: recording.duration,
+        isDefault: !hasDefault,
+      })
+      .catch((error: unknown) => {
+        // Refused for want of a consent: the toast offers it (not repeated inline); the recording stays.
+        if (consent.refused(error, person)) create.reset();
+        throw error;
+      });
     notifySuccess('Voice recording added successfully');
     onSaved(saved);
   }
@@ -83,6 +91,7 @@ function AddVoiceRecordingForm({ person, hasDefault, onSaved }: { person: Person
           <AlertDescription>{create.error.message}</AlertDescription>
         </Alert>
       )}
+      {consent.dialog}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 // A person's voice recordings (spec 01 §2): training, saved recordings with play/default/delete and what
-// their analysis found (the list polls while one is being analysed), and tips.
+// their analysis found (the list polls while one is being analysed), and tips. Adding one asks for the
+// person's consent first when none is recorded.
 import { Lightbulb, Mic, Plus, Star, Trash2, Wand2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
@@ -10,6 +11,7 @@ import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { formatDuration } from '@client/lib/utils';
+import { useConsentGate } from '@client/features/people/components/use-consent-gate';
 import { useDeleteVoiceRecording } from '../api/use-delete-voice-recording';
 import { usePersonVoiceRecordings } from '../api/use-person-voice-recordings';
 import { useSetDefaultVoiceRecording } from '../api/use-set-default-voice-recording';
@@ -23,6 +25,7 @@ export function VoiceRecordingsPanel({ person }: { person: Person }) {
   const setDefault = useSetDefaultVoiceRecording();
   const remove = useDeleteVoiceRecording();
   const [adding, setAdding] = useState(false);
+  const consent = useConsentGate();
   const list = recordings.data ?? [];
 
   return (
@@ -35,7 +38,7 @@ export function VoiceRecordingsPanel({ person }: { person: Person }) {
               <Wand2 aria-hidden="true" /> Voice Training
             </Link>
           </Button>
-          <Button onClick={() => setAdding(true)}>
+          <Button onClick={() => consent.ask(person, () => setAdding(true))}>
             <Plus aria-hidden="true" /> Add Recording
           </Button>
         </div>
@@ -119,6 +122,7 @@ export function VoiceRecordingsPanel({ person }: { person: Person }) {
       </aside>
 
       <AddVoiceRecordingDialog person={person} hasDefault={list.some((r) => r.isDefault)} open={adding} onOpenChange={setAdding} />
+      {consent.dialog}
     </div>
   );
 }

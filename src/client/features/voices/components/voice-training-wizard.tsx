@@ -35,9 +35,11 @@ interface VoiceTrainingWizardProps {
   personName: string;
   onComplete: () => void;
   onCancel: () => void;
+  /** True when a refusal was for want of the person's consent, and was told (the page's consent gate). */
+  consentRefused?: (error: unknown) => boolean;
 }
 
-export function VoiceTrainingWizard({ open, userId, personId, personName, onComplete, onCancel }: VoiceTrainingWizardProps) {
+export function VoiceTrainingWizard({ open, userId, personId, personName, onComplete, onCancel, consentRefused }: VoiceTrainingWizardProps) {
   const queryClient = useQueryClient();
   const [phase, setPhase] = useState<'steps' | 'results'>('steps');
   const [index, setIndex] = useState(0);
@@ -61,16 +63,22 @@ export function VoiceTrainingWizard({ open, userId, personId, personName, onComp
   async function saveStep(recording: Recording) {
     const stepIndex = index;
     const replaced = recordingIds[stepIndex] ?? null;
-    const created = await create.mutateAsync({
-      userId,
-      personId,
-      name: `${personName} - ${step.title}`,
-      audioData: await blobToDataUrl(recording.blob),
-      duration: recording.duration,
-      // Only the first step becomes the person's default voice.
-      isDefault: stepIndex === 0,
-      type: step.type,
-    });
+    const created = await create
+      .mutateAsync({
+        userId,
+        personId,
+        name: `${personName} - ${step.title}`,
+        audioData: await blobToDataUrl(recording.blob),
+        duration: recording.duration,
+        // Only the first step becomes the person's default voice.
+        isDefault: stepIndex === 0,
+        type: step.type,
+      })
+      .catch((error: unknown) => {
+        // Told in a toast that offers the consent; the recording stays for another try.
+        if (consentRefused?.(error)) create.reset();
+        throw error;
+      });
     notifySuccess('Voice recording saved', `${step.title} saved (${stepIndex + 1} of ${VOICE_TRAINING_STEPS.length}).`);
     setRecordingIds((current) => current.map((id, i) => (i === stepIndex ? created.id : id)));
     if (replaced !== null) await removeReplaced(replaced);

@@ -12,6 +12,7 @@ import { Spinner } from '@client/components/ui/spinner';
 import { useDocumentTitle } from '@client/lib/use-document-title';
 import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { usePeople } from '@client/features/people/api/use-people';
+import { useConsentGate } from '@client/features/people/components/use-consent-gate';
 import { VoiceTrainingWizard } from '../components/voice-training-wizard';
 
 const TIPS = [
@@ -40,6 +41,7 @@ export default function VoiceTrainingPage({ personId }: { personId?: number }) {
   const people = usePeople(user?.id);
   const [chosen, setChosen] = useState<string>(personId === undefined ? '' : String(personId));
   const [training, setTraining] = useState(false);
+  const consent = useConsentGate();
   const selectId = useId();
 
   const list = people.data ?? [];
@@ -112,7 +114,7 @@ export default function VoiceTrainingPage({ personId }: { personId?: number }) {
             </div>
 
             <div className="flex flex-wrap gap-3">
-              <Button size="lg" disabled={!chosenPerson} onClick={() => setTraining(true)}>
+              <Button size="lg" disabled={!chosenPerson} onClick={() => chosenPerson && consent.ask(chosenPerson, () => setTraining(true))}>
                 <Mic aria-hidden="true" /> Start Voice Training
               </Button>
               <Button size="lg" variant="outline" asChild>
@@ -147,8 +149,10 @@ export default function VoiceTrainingPage({ personId }: { personId?: number }) {
           personName={chosenPerson.name}
           onCancel={() => setTraining(false)}
           onComplete={() => navigate('/people')}
+          consentRefused={(error) => consent.refused(error, chosenPerson)}
         />
       )}
+      {consent.dialog}
     </div>
   );
 }
