@@ -86,7 +86,7 @@ export default function PrivacyPage() {
         <h2>Delete it</h2>
         <ul>
           <li>Withdraw a person&apos;s consent: their faces, voices and the videos made with them go; the name stays.</li>
-          <li>Delete a person: they go with everything of theirs.</li>
+          <li>Delete a person: they go with their face photos, clips and voice recordings. Videos already made with them stay until you delete them (withdrawing consent first deletes those too).</li>
           <li>Delete a single face photo, recording or video on its page.</li>
           <li>
             Delete your account (
@@ -99,7 +99,10 @@ export default function PrivacyPage() {
       </section>
       <section>
         <h2>Cookies</h2>
-        <p>One session cookie keeps you signed in. There are no advertising or tracking cookies.</p>
+        <p>
+          One cookie keeps you signed in. Another tells our sign-in protection that this browser has signed in before, so that
+          strangers guessing your password cannot lock you out. There are no advertising or tracking cookies.
+        </p>
       </section>
     </InfoPageLayout>
   );
