@@ -4,12 +4,12 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_ANALYSIS_MESSAGES } from '../../shared/face-analysis';
-import { faceVideos } from '../db/schema';
+import { faceVideos, users } from '../db/schema';
 import { testDatabases } from '../testing/databases';
 import { dataUrl, fixtures } from '../testing/media-fixtures';
 import { memberWithPerson } from '../testing/people-kit';
 import { type TestApp, createTestApp, json } from '../testing/test-app';
-import { maintenanceJob } from './maintenance';
+import { maintenanceJob, removeMediaOfDeletedAccounts } from './maintenance';
 
 const databases = await testDatabases();
 
@@ -63,5 +63,22 @@ describe.each(databases)('maintenance on $name', (testDatabase) => {
     expect(await t.storage.sweepTemp(6 * 60 * 60 * 1000)).toBe(2);
     // Besides this process's own temporary folder (storage/temp-folders.test.ts).
     expect((await readdir(tmp)).filter((entry) => path.join(tmp, entry) !== t.storage.tempFolder)).toEqual(['new-upload']);
+  });
+
+  it("removes the media folders of an account that is gone (a crash between its rows and its files), and no one else's", async () => {
+    const gone = await memberWithPerson(t);
+    const kept = await memberWithPerson(t);
+    for (const m of [gone, kept]) {
+      const response = await m.client.post('/api/faceImages', { personId: m.personId, name: 'Front', imageData: dataUrl(fixtures.jpeg(), 'image/jpeg') });
+      expect(response.statusCode).toBe(201);
+    }
+    // The account's rows go as deleting it does, but its files stay (the process died before removing them).
+    await t.database.db.delete(users).where(eq(users.id, gone.userId));
+    expect(await t.storage.ownersOf('face-images')).toEqual(expect.arrayContaining([gone.userId, kept.userId]));
+
+    expect(await removeMediaOfDeletedAccounts({ db: t.database.db, storage: t.storage })).toBe(1);
+    const owners = await t.storage.ownersOf('face-images');
+    expect(owners).toContain(kept.userId);
+    expect(owners).not.toContain(gone.userId);
   });
 });

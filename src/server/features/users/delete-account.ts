@@ -19,7 +19,8 @@
 //    kept elsewhere). Files go after the commit because a transaction that fails (the last admin, a
 //    lost lock race, a crash) must leave the account whole: a file removed for a row that stays would
 //    be a broken video, while a file left for a row that is gone is only an orphan (only a crash
-//    between the commit and this step leaves one: no row names it, nothing serves it).
+//    between the commit and this step leaves one: no row names it, nothing serves it, and the
+//    maintenance job removes the folders of accounts that are gone: removeMediaOfDeletedAccounts).
 //
 // A render running at that moment: in this process its signal aborts at once, in another process at
 // its next heartbeat (its job is no longer active). It stops, and removes its temporary folder either
