@@ -161,15 +161,15 @@ async function journey(context: BrowserContext, page: Page) {
     await page.getByRole('heading', { name: 'Grandma Rose', exact: true }).waitFor();
     await page.getByText(/^Consent given by you on .+, with their permission$/).waitFor();
 
-    // The Free plan allows one person: the server's message arrives in the Error toast.
+    // The Free plan allows one person: Add Person says so, with Upgrade, before any form (issue 18).
+    await page.getByText('1 of 1 on Free').waitFor();
     await page.getByRole('button', { name: 'Add Person' }).first().click();
-    dialog = page.getByRole('dialog', { name: 'Add New Person' });
-    await dialog.getByLabel('Name').fill('Grandpa Joe');
-    await dialog.getByLabel('Relationship').fill('Grandfather');
-    await dialog.getByRole('button', { name: 'Add Person' }).click();
-    await expectToast(page, 'Error');
-    await expectToast(page, 'Your Free plan allows 1 person. Upgrade to add more.');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    dialog = page.getByRole('dialog', { name: 'Room for more people' });
+    await dialog.getByText('Your Free plan allows 1 person. Upgrade to add more.').waitFor();
+    expect(await dialog.getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe('/profile#plan');
+    expect(await page.getByRole('dialog', { name: 'Add New Person' }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Not now' }).click();
+    await dialog.waitFor({ state: 'detached' });
 
     // --- Edit ----------------------------------------------------------------------------------------
     await page.getByRole('button', { name: 'Edit' }).click();

@@ -622,6 +622,22 @@ const MATRIX: Record<string, Case[]> = {
       },
     },
   ],
+
+  // Payments (decision 017). This app has no Stripe keys: whoever may ask is told so (503), and nothing is
+  // written; payments.test.ts and webhook.test.ts try them with keys.
+  'GET /api/payments/config': [{ call: () => get('/api/payments/config'), statuses: ANYONE }],
+  'GET /api/users/:id/entitlements': [
+    {
+      call: (w) => get(`/api/users/${w.owner.id}/entitlements`),
+      statuses: SELF_OR_ADMIN,
+      missing: { call: () => get(`/api/users/${MISSING}/entitlements`), other: 403 },
+    },
+  ],
+  'POST /api/create-payment-intent': [{ call: (w) => post('/api/create-payment-intent', { templateId: w.premiumTemplate.id }), statuses: [401, 503, 503, 503] }],
+  'POST /api/subscriptions/checkout': [{ call: () => post('/api/subscriptions/checkout', { plan: 'family' }), statuses: [401, 503, 503, 503] }],
+  'POST /api/subscriptions/portal': [{ call: () => post('/api/subscriptions/portal'), statuses: [401, 503, 503, 503] }],
+  // Stripe's, without a session (its signature is the proof): refused by all without a webhook secret.
+  'POST /api/stripe/webhook': [{ call: () => post('/api/stripe/webhook', { id: 'evt_1', type: 'payment_intent.succeeded' }), statuses: [503, 503, 503, 503] }],
 };
 
 /** Routes Fastify adds by itself: HEAD for every GET (tried below with each GET case). */

@@ -12,6 +12,8 @@ import { adminRoutes } from './features/admin/routes';
 import { authRoutes } from './features/auth/routes';
 import { faceRoutes } from './features/faces/routes';
 import { mediaRoutes } from './features/media/routes';
+import { paymentRoutes } from './features/payments/routes';
+import { createPayments } from './features/payments/stripe';
 import { peopleRoutes } from './features/people/routes';
 import { privacyRoutes } from './features/privacy/routes';
 import { templateAdminRoutes } from './features/templates/admin-routes';
@@ -32,7 +34,8 @@ import type { PipelinePool } from './pipeline/worker-pool';
 import type { Storage } from './storage/storage';
 
 export interface AppDeps {
-  config: Pick<Config, 'sessionSecret' | 'cookieSecure' | 'trustProxy' | 'logLevel' | 'clientDir'> & Partial<Pick<Config, 'rawClipRetentionDays'>>;
+  config: Pick<Config, 'sessionSecret' | 'cookieSecure' | 'trustProxy' | 'logLevel' | 'clientDir'> &
+    Partial<Pick<Config, 'rawClipRetentionDays' | 'appUrl'>> & { stripe?: Partial<Config['stripe']> };
   db: Db;
   storage: Storage;
   /** Where routes send background work (face extraction, voice analysis). */
@@ -81,9 +84,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyMultipart, {
     limits: { fileSize: 100 * 1024 * 1024, files: 2, fields: 20, fieldSize: 64 * 1024 },
   });
+  const payments = createPayments(config.stripe, config.appUrl);
+  if (payments.stripe && !payments.webhookSecret) app.log.warn('Stripe keys are set but STRIPE_WEBHOOK_SECRET is not: no payment or subscription will ever be recorded');
   await app.register(
     async (api) => {
-      const deps = { db, sessions, storage, queue, pipeline, mediaLinks: createMediaLinkSigner(config.sessionSecret), rawClipRetentionDays: config.rawClipRetentionDays ?? DEFAULT_RAW_CLIP_RETENTION_DAYS };
+      const deps = {
+        db,
+        sessions,
+        storage,
+        queue,
+        pipeline,
+        mediaLinks: createMediaLinkSigner(config.sessionSecret),
+        rawClipRetentionDays: config.rawClipRetentionDays ?? DEFAULT_RAW_CLIP_RETENTION_DAYS,
+        payments,
+      };
       api.get('/health', async () => ({ ok: true }));
       await api.register(authRoutes, deps);
       await api.register(userRoutes, deps);
@@ -97,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await api.register(videoRoutes, deps);
       await api.register(voiceOnlyRoutes, deps);
       await api.register(privacyRoutes, deps);
+      await api.register(paymentRoutes, deps);
     },
     { prefix: '/api' },
   );

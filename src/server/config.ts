@@ -30,6 +30,24 @@ export interface Config {
   jobConcurrency: number;
   /** Days a raw face clip is kept after its faces were extracted (RAW_CLIP_RETENTION_DAYS; 0 deletes it at once). */
   rawClipRetentionDays: number;
+  /** Stripe (decision 017); payments are configured only when both keys are set. */
+  stripe: StripeSettings;
+  /** The public address used in Stripe's return URLs (APP_URL); unset = the request's protocol and host. */
+  appUrl: string | undefined;
+}
+
+export interface StripeSettings {
+  /** STRIPE_SECRET_KEY: the server's key (sk_...). */
+  secretKey: string | undefined;
+  /** STRIPE_PUBLISHABLE_KEY: the browser's key (pk_...), sent by GET /api/payments/config. */
+  publishableKey: string | undefined;
+  /** STRIPE_WEBHOOK_SECRET: signs what Stripe posts to /api/stripe/webhook (whsec_...); without it every webhook is refused. */
+  webhookSecret: string | undefined;
+  /** STRIPE_PRICE_PREMIUM / STRIPE_PRICE_FAMILY: the monthly Price ids; subscriptions are offered only when both are set. */
+  pricePremium: string | undefined;
+  priceFamily: string | undefined;
+  /** STRIPE_API_URL: where the SDK sends its calls (stripe-mock, a test's stand-in); unset = api.stripe.com. */
+  apiUrl: string | undefined;
 }
 
 function readSessionSecret(dataDir: string, fromEnv: string | undefined): string {
@@ -46,6 +64,19 @@ function readSessionSecret(dataDir: string, fromEnv: string | undefined): string
     writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
     return secret;
   }
+}
+
+/** An http(s) address without a trailing slash, or undefined when unset. */
+function httpUrl(name: string, value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new Error(`${name} must be an http(s) address, got ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) address, got ${value}`);
+  return url.toString().replace(/\/+$/, '');
 }
 
 function parseBoolean(value: string | undefined, fallback: boolean): boolean {
@@ -86,5 +117,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, appRoot = proce
     jobWorkers: parseBoolean(env.JOB_WORKERS, true),
     jobConcurrency: positiveInteger('JOB_CONCURRENCY', env.JOB_CONCURRENCY, Math.max(1, availableParallelism() - 1)),
     rawClipRetentionDays: wholeNumber('RAW_CLIP_RETENTION_DAYS', env.RAW_CLIP_RETENTION_DAYS, DEFAULT_RAW_CLIP_RETENTION_DAYS),
+    stripe: {
+      secretKey: env.STRIPE_SECRET_KEY || undefined,
+      publishableKey: env.STRIPE_PUBLISHABLE_KEY || undefined,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+      pricePremium: env.STRIPE_PRICE_PREMIUM || undefined,
+      priceFamily: env.STRIPE_PRICE_FAMILY || undefined,
+      apiUrl: httpUrl('STRIPE_API_URL', env.STRIPE_API_URL),
+    },
+    appUrl: httpUrl('APP_URL', env.APP_URL),
   };
 }

@@ -45,6 +45,8 @@ export const DEFAULT_RAW_CLIP_RETENTION_DAYS = 30;
 export const EXPORT_LIFETIME_HOURS = 24;
 
 export const PRIVACY_MESSAGES = {
+  subscriptionNotCancelled:
+    'Your subscription could not be cancelled with the payment provider, so nothing was deleted. Please try again in a moment.',
   consentRequired: (name: string) =>
     `${name}'s consent is not recorded yet. Open People and choose "Give consent" for ${name}, then add their face or voice.`,
   noConsentToWithdraw: 'No consent is recorded for this person.',

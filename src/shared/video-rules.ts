@@ -8,7 +8,6 @@ export const VIDEO_MESSAGES = {
   titleTooLong: 'Title must be at most 200 characters',
   noTemplate: 'No template selected or user not logged in',
   templateNotFound: 'Template not found',
-  premiumRequired: 'This is a premium template. Purchase it or upgrade your plan to use it.',
   faceRequired: 'Face image required: Please capture or select a face image for face swapping',
   voiceRequired: 'Voice recording required: Please record or select a voice recording for voice swapping',
   nothingToDo: 'Choose a face or a voice to put in the video.',

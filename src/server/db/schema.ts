@@ -386,3 +386,13 @@ export const dataExports = pgTable(
 
 export type UserRow = typeof users.$inferSelect;
 export type VideoTemplateRow = typeof videoTemplates.$inferSelect;
+
+/**
+ * Stripe events already handled (decision 017): Stripe delivers an event at least once, so its id is
+ * recorded in the transaction that applies it, and the same event again changes nothing.
+ */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

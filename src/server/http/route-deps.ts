@@ -1,4 +1,5 @@
 import type { Db } from '../db/open';
+import type { Payments } from '../features/payments/stripe';
 import type { JobQueue } from '../jobs/queue';
 import type { PipelinePool } from '../pipeline/worker-pool';
 import type { Storage } from '../storage/storage';
@@ -16,4 +17,6 @@ export interface RouteDeps {
   mediaLinks: MediaLinkSigner;
   /** Days raw face clips are kept after processing (config.rawClipRetentionDays), shown to parents. */
   rawClipRetentionDays: number;
+  /** Stripe, when configured (features/payments/stripe.ts, decision 017). */
+  payments: Payments;
 }

@@ -3,15 +3,20 @@
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
+/** Stripe.js and the Payment Element's frames (decision 017). */
+const STRIPE_JS = 'https://js.stripe.com';
+const STRIPE_HOOKS = 'https://hooks.stripe.com';
+const STRIPE_API = 'https://api.stripe.com';
+
 /**
  * The camera and microphone (face clips, voice recordings) are for our own pages only; nothing here
- * uses the rest. payment=(self): Stripe (issue 18) runs its wallets in an iframe from js.stripe.com,
- * which then needs adding here (and to the CSP's script-src and frame-src).
+ * uses the rest. payment: our pages and Stripe's Payment Element, whose wallets (Apple Pay, Google Pay)
+ * run in its iframe from js.stripe.com.
  */
 export const PERMISSIONS_POLICY = [
   'camera=(self)',
   'microphone=(self)',
-  'payment=(self)',
+  `payment=(self "${STRIPE_JS}")`,
   'fullscreen=(self)',
   'geolocation=()',
   'display-capture=()',
@@ -33,11 +38,15 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     contentSecurityPolicy: {
       directives: {
         'default-src': ["'self'"],
+        // Stripe.js is loaded from Stripe (never bundled, PCI); its Payment Element is an iframe of
+        // js.stripe.com, 3-D Secure pages come from hooks.stripe.com, and Stripe.js talks to api.stripe.com.
+        'script-src': ["'self'", STRIPE_JS],
+        'frame-src': ["'self'", STRIPE_JS, STRIPE_HOOKS],
         // Radix positions popovers with style attributes.
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'media-src': ["'self'", 'blob:'],
-        'connect-src': ["'self'"],
+        'connect-src': ["'self'", STRIPE_API],
         'upgrade-insecure-requests': null,
       },
     },

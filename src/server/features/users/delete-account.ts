@@ -22,11 +22,15 @@
 //    between the commit and this step leaves one: no row names it, nothing serves it, and the
 //    maintenance job removes the folders of accounts that are gone: removeMediaOfDeletedAccounts).
 //
+// Before all this, a paid subscription is cancelled with Stripe (cancelSubscription): no deleted
+// account is billed again, and when Stripe cannot be reached nothing is deleted (502).
+//
 // A render running at that moment: in this process its signal aborts at once, in another process at
 // its next heartbeat (its job is no longer active). It stops, and removes its temporary folder either
 // way. If it got as far as moving its output into storage, it finds its row gone and removes what it
 // moved (jobs/render.ts keep); its progress writes touch no row. Face extraction, voice analysis and
 // 'Download my data' behave the same (their rows are gone: they keep nothing).
+import type { FastifyBaseLogger } from 'fastify';
 import { asc, eq, inArray, like, or } from 'drizzle-orm';
 import { PRIVACY_MESSAGES } from '../../../shared/privacy';
 import type { Db, Tx } from '../../db/open';
@@ -42,9 +46,10 @@ import {
   users,
   voiceRecordings,
 } from '../../db/schema';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import type { JobQueue } from '../../jobs/queue';
 import { type Storage, USER_MEDIA_KINDS } from '../../storage/storage';
+import type { Payments } from '../payments/stripe';
 import { recordAudit } from '../privacy/audit';
 import { verifyPassword } from '../auth/passwords';
 import { LIMITS, reserveSignIn } from '../auth/throttle';
@@ -74,8 +79,13 @@ interface Leftovers {
  * account itself (its password already confirmed) or an admin. 404 when there is no such account, 409
  * when it is the last admin, 403 when an admin deleting another is no longer an admin.
  */
-export async function deleteAccount(deps: { db: Db; storage: Storage; queue: JobQueue }, actor: UserRow, userId: number): Promise<void> {
+export async function deleteAccount(
+  deps: { db: Db; storage: Storage; queue: JobQueue; payments?: Payments; log?: FastifyBaseLogger },
+  actor: UserRow,
+  userId: number,
+): Promise<void> {
   const { db, storage, queue } = deps;
+  await cancelSubscription(deps, userId);
   const leftovers = await db.transaction(async (tx): Promise<Leftovers> => {
     await tx.select({ id: people.id }).from(people).where(eq(people.userId, userId)).orderBy(asc(people.id)).for('update');
     const admins = await tx.select({ id: users.id }).from(users).where(eq(users.role, 'admin')).orderBy(asc(users.id)).for('update');
@@ -102,6 +112,33 @@ export async function deleteAccount(deps: { db: Db; storage: Storage; queue: Job
   ]);
   await Promise.all(USER_MEDIA_KINDS.map((kind) => storage.removeOwner(kind, userId)));
   await Promise.all(leftovers.urls.filter((url) => isFamilyFile(storage, url)).map((url) => storage.removeUrl(url)));
+}
+
+/**
+ * A paid subscription is cancelled with Stripe before anything is deleted: a deleted account must never
+ * be billed again. If Stripe cannot be reached, nothing is deleted (502) and the parent tries again. The
+ * last admin is refused here first, so a deletion that will be refused cancels nothing. Without Stripe
+ * configured (keys removed since), nothing can be cancelled from here: the operator is told in the log.
+ */
+async function cancelSubscription(deps: { db: Db; payments?: Payments; log?: FastifyBaseLogger }, userId: number): Promise<void> {
+  const [account] = await deps.db.select({ role: users.role, subscriptionId: users.stripeSubscriptionId }).from(users).where(eq(users.id, userId));
+  if (!account?.subscriptionId) return;
+  if (account.role === 'admin' && (await deps.db.select({ id: users.id }).from(users).where(eq(users.role, 'admin'))).length === 1) {
+    throw conflict(PRIVACY_MESSAGES.lastAdmin);
+  }
+  const stripe = deps.payments?.stripe;
+  if (!stripe) {
+    deps.log?.warn({ userId, subscriptionId: account.subscriptionId }, 'deleting an account whose Stripe subscription cannot be cancelled here (payments are not configured): cancel it in Stripe');
+    return;
+  }
+  try {
+    await stripe.subscriptions.cancel(account.subscriptionId);
+  } catch (error) {
+    // Already gone at Stripe: nothing more to cancel.
+    if ((error as { statusCode?: number }).statusCode === 404) return;
+    deps.log?.error({ err: error, userId }, 'could not cancel the Stripe subscription of an account being deleted');
+    throw new HttpError(502, PRIVACY_MESSAGES.subscriptionNotCancelled);
+  }
 }
 
 /** The ids whose jobs must stop and the URLs of every file the account's rows name. */

@@ -18,7 +18,7 @@ import { rethrowUserConflict } from './unique';
 
 const partialProfileSchema = profileUpdateSchema.partial();
 
-export async function userRoutes(app: FastifyInstance, { db, sessions, storage, queue }: RouteDeps) {
+export async function userRoutes(app: FastifyInstance, { db, sessions, storage, queue, payments }: RouteDeps) {
   /** The target user id, once the caller is known to be allowed to see it. */
   async function allowedUserId(request: FastifyRequest) {
     const caller = await requireUser(sessions, request);
@@ -74,7 +74,7 @@ export async function userRoutes(app: FastifyInstance, { db, sessions, storage, 
     const password = parseInput(deleteAccountSchema, request.body)?.password;
     const itself = id === caller.id;
     if (itself) await confirmPassword(db, caller, password, request.ip);
-    await deleteAccount({ db, storage, queue }, caller, id);
+    await deleteAccount({ db, storage, queue, payments, log: request.log }, caller, id);
     if (itself) await sessions.end(request, reply);
     return reply.status(204).send();
   });

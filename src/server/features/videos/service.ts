@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { ProcessedVideo } from '../../../shared/api-types';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
+import { PAYMENT_MESSAGES } from '../../../shared/payments';
 import { planById } from '../../../shared/plans';
 import { VOICE_ONLY_MESSAGES } from '../../../shared/voice-only-rules';
 import { PRIVACY_MESSAGES } from '../../../shared/privacy';
@@ -172,7 +173,7 @@ export async function createProcessedVideo(
   if (input.templateId === undefined) throw badRequest(VIDEO_MESSAGES.noTemplate);
   const [template] = await db.select().from(videoTemplates).where(eq(videoTemplates.id, input.templateId)).limit(1);
   if (!template) throw notFound(VIDEO_MESSAGES.templateNotFound);
-  if (!(await mayUseTemplate(db, user, template))) throw forbidden(VIDEO_MESSAGES.premiumRequired);
+  if (!(await mayUseTemplate(db, user, template))) throw planLimit(PAYMENT_MESSAGES.premiumRequired);
 
   const useFace = input.useFaceSwap && !template.voiceOnly;
   const useVoice = input.useVoiceSwap;
@@ -265,7 +266,7 @@ export async function retryProcessedVideo(
   const { db } = deps;
   if (row.status !== 'failed') throw conflict(VIDEO_MESSAGES.onlyFailedRetry);
   const [template] = row.templateId === null ? [] : await db.select().from(videoTemplates).where(eq(videoTemplates.id, row.templateId)).limit(1);
-  if (template && !(await mayUseTemplate(db, user, template))) throw forbidden(VIDEO_MESSAGES.premiumRequired);
+  if (template && !(await mayUseTemplate(db, user, template))) throw planLimit(PAYMENT_MESSAGES.premiumRequired);
 
   const useFace = !row.voiceOnly;
   if (!useFace && input.faceImageId != null) throw badRequest(VIDEO_MESSAGES.voiceOnlyRetry);

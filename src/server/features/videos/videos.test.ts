@@ -9,6 +9,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceImage, ProcessedVideo, VoiceRecording } from '../../../shared/api-types';
+import { PAYMENT_MESSAGES } from '../../../shared/payments';
 import { VIDEO_MESSAGES, monthlyLimitMessage, voiceMissingMessage } from '../../../shared/video-rules';
 import { NARRATION_MESSAGES, unusableRecordingMessage } from '../../../shared/voice-analysis';
 import { processedVideos, users, videoTemplates, voiceRecordings } from '../../db/schema';
@@ -93,7 +94,7 @@ describe('processed videos', () => {
       [{ title: 'ab' }, 400, VIDEO_MESSAGES.titleTooShort],
       [{ templateId: undefined }, 400, VIDEO_MESSAGES.noTemplate],
       [{ templateId: 999_999 }, 404, VIDEO_MESSAGES.templateNotFound],
-      [{ templateId: premiumId }, 403, VIDEO_MESSAGES.premiumRequired],
+      [{ templateId: premiumId }, 403, PAYMENT_MESSAGES.premiumRequired],
       [{ personId: stranger.personId }, 404, 'Person not found'],
       [{ faceImageId: stranger.faceImageId }, 404, 'Face image not found'],
       [{ voiceRecordingId: stranger.voiceRecordingId }, 404, 'Voice recording not found'],

@@ -1,5 +1,6 @@
 // People management (spec 01 §2): the user's people on the left, the chosen person's consent, faces and
-// voices right. A person just added is asked for their consent at once (decision 016).
+// voices right. A person just added is asked for their consent at once (decision 016). At the plan's limit
+// Add Person says so, with Upgrade, instead of opening the form (issue 18).
 import { Mic, Pencil, ScanFace, ShieldAlert, Trash2, UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import type { Person } from '@shared/api-types';
@@ -16,6 +17,7 @@ import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { useUserFaceImages } from '@client/features/faces/api/use-user-face-images';
 import { FaceImagesPanel } from '@client/features/faces/components/face-images-panel';
 import { VoiceRecordingsPanel } from '@client/features/voices/components/voice-recordings-panel';
+import { useUsage } from '@client/features/users/api/use-usage';
 import { useCreatePerson } from '../api/use-create-person';
 import { useDeletePerson } from '../api/use-delete-person';
 import { usePeople } from '../api/use-people';
@@ -24,6 +26,7 @@ import { useWithdrawConsent } from '../api/use-withdraw-consent';
 import { ConsentStatus } from '../components/consent-status';
 import { DeletePersonDialog } from '../components/delete-person-dialog';
 import { PersonAvatar } from '../components/person-avatar';
+import { PeopleLimitDialog } from '../components/people-limit-dialog';
 import { PersonFormDialog } from '../components/person-form-dialog';
 import { useConsentGate } from '../components/use-consent-gate';
 import { WithdrawConsentDialog } from '../components/withdraw-consent-dialog';
@@ -39,7 +42,8 @@ export default function PeoplePage() {
   const withdraw = useWithdrawConsent();
   const consent = useConsentGate();
   const [selectedId, setSelectedId] = useState<number | null>(null);
-  const [form, setForm] = useState<'add' | 'edit' | null>(null);
+  const usage = useUsage(user?.id);
+  const [form, setForm] = useState<'add' | 'edit' | 'limit' | null>(null);
   const [deleting, setDeleting] = useState<Person | null>(null);
   const [withdrawing, setWithdrawing] = useState<Person | null>(null);
 
@@ -47,7 +51,10 @@ export default function PeoplePage() {
   const selected = list.find((person) => person.id === selectedId) ?? list[0] ?? null;
   const defaultFace = (personId: number) =>
     faceImages.data?.find((image) => image.personId === personId && image.isDefault)?.imageUrl;
-  const plan = user ? planById(user.plan) : null;
+  // The plan and its limit from the usage (an admin's limit is null); the count from the live list.
+  const plan = usage.data ? planById(usage.data.plan) : null;
+  const limit = usage.data?.people.limit ?? null;
+  const addPerson = () => setForm(limit !== null && list.length >= limit ? 'limit' : 'add');
 
   return (
     <div className="container-page py-8 md:py-10">
@@ -58,7 +65,7 @@ export default function PeoplePage() {
             The loved ones who star in your videos. Give each one a face and a voice.
           </p>
         </div>
-        <Button size="lg" onClick={() => setForm('add')}>
+        <Button size="lg" onClick={addPerson}>
           <UserPlus aria-hidden="true" /> Add Person
         </Button>
       </div>
@@ -71,7 +78,7 @@ export default function PeoplePage() {
             </h2>
             {plan && people.isSuccess && (
               <span className="text-xs text-muted-foreground">
-                {list.length} of {plan.maxPeople} on {plan.name}
+                {limit !== null ? `${list.length} of ${limit} on ${plan.name}` : user?.role === 'admin' ? 'Unlimited (admin)' : `${list.length} (unlimited)`}
               </span>
             )}
           </div>
@@ -181,7 +188,7 @@ export default function PeoplePage() {
               <p className="max-w-sm text-sm text-muted-foreground">
                 Add a parent, grandparent or anyone your child loves. Then capture their face and record their voice.
               </p>
-              <Button onClick={() => setForm('add')}>
+              <Button onClick={addPerson}>
                 <UserPlus aria-hidden="true" /> Add Person
               </Button>
             </Card>
@@ -189,8 +196,11 @@ export default function PeoplePage() {
         )}
       </div>
 
+      {plan && limit !== null && (
+        <PeopleLimitDialog open={form === 'limit'} onOpenChange={(open) => !open && setForm(null)} planName={plan.name} maxPeople={limit} />
+      )}
       <PersonFormDialog
-        open={form !== null}
+        open={form === 'add' || form === 'edit'}
         onOpenChange={(open) => !open && setForm(null)}
         person={form === 'edit' ? (selected ?? undefined) : undefined}
         pending={create.isPending || update.isPending}

@@ -1,9 +1,11 @@
 // One library tab: search, Category and Age Range filters, Clear, then the grid or its empty state.
 import { Crown, Search, SearchX, X } from 'lucide-react';
 import type { VideoTemplate } from '@shared/api-types';
+import type { Entitlements } from '@shared/payments';
 import { Button } from '@client/components/ui/button';
 import { Input } from '@client/components/ui/input';
 import { NativeSelect } from '@client/components/ui/native-select';
+import { mayUseTemplate } from '@client/features/payments/api/use-entitlements';
 import { NO_FILTERS, TAB_TEXT, capitalise, filterTemplates, filtersActive, type LibraryFilters, type LibraryTab } from '../lib/library-filters';
 import { TemplateCard, TemplateCardSkeleton } from './template-card';
 
@@ -17,9 +19,11 @@ interface Props {
   ageRanges: string[];
   filters: LibraryFilters;
   onFiltersChange(filters: LibraryFilters): void;
+  /** Which premium templates the user may use; until known, they are offered for purchase. */
+  entitlements: Entitlements | undefined;
 }
 
-export function LibraryTabPanel({ tab, templates, categories, ageRanges, filters, onFiltersChange }: Props) {
+export function LibraryTabPanel({ tab, templates, categories, ageRanges, filters, onFiltersChange, entitlements }: Props) {
   const text = TAB_TEXT[tab];
   const set = (changes: Partial<LibraryFilters>) => onFiltersChange({ ...filters, ...changes });
   const shown = templates && filterTemplates(templates, tab, filters);
@@ -29,7 +33,13 @@ export function LibraryTabPanel({ tab, templates, categories, ageRanges, filters
       {tab === 'premium' && (
         <div className="flex items-center gap-3 rounded-2xl border border-primary/20 bg-primary/5 p-4 text-sm">
           <Crown className="size-5 shrink-0 text-primary" aria-hidden="true" />
-          <p>Purchase premium templates to create personalized videos with advanced features.</p>
+          <p>
+            {!entitlements?.allPremium
+              ? 'Purchase premium templates to create personalized videos with advanced features.'
+              : entitlements.reason === 'admin'
+                ? 'As an admin you may use every premium template to create personalized videos with advanced features.'
+                : 'Your plan includes every premium template: create personalized videos with advanced features.'}
+          </p>
         </div>
       )}
       <div className="flex flex-col gap-3 md:flex-row md:items-center">
@@ -87,7 +97,7 @@ export function LibraryTabPanel({ tab, templates, categories, ageRanges, filters
       ) : (
         <div className={GRID} data-testid="template-grid">
           {shown.map((template) => (
-            <TemplateCard key={template.id} template={template} />
+            <TemplateCard key={template.id} template={template} usable={mayUseTemplate(template, entitlements)} />
           ))}
         </div>
       )}

@@ -1,6 +1,6 @@
 // A library card (spec 02 §2 Video cards): thumbnail, m:ss, category, ages, title, two lines of
-// description; free templates can be used or previewed, premium ones bought; a voice-only one also
-// points to the voice-only processor.
+// description; free templates can be used or previewed, premium ones used when bought or in the plan,
+// bought otherwise; a voice-only one also points to the voice-only processor.
 import { Eye, ShoppingCart, Wand2 } from 'lucide-react';
 import { Link } from 'wouter';
 import type { VideoTemplate } from '@shared/api-types';
@@ -8,7 +8,13 @@ import { Button } from '@client/components/ui/button';
 import { PremiumBadge, TemplateCardSkeletonFrame, TemplateDurationChip, TemplateMeta, VoiceOnlyLink } from './template-card-parts';
 import { TemplateThumbnail } from './template-thumbnail';
 
-export function TemplateCard({ template }: { template: VideoTemplate }) {
+interface TemplateCardProps {
+  template: VideoTemplate;
+  /** A premium template the user has bought or whose plan includes it (decisions page). */
+  usable: boolean;
+}
+
+export function TemplateCard({ template, usable }: TemplateCardProps) {
   const processHref = `/process/${template.id}`;
   return (
     <article
@@ -30,7 +36,7 @@ export function TemplateCard({ template }: { template: VideoTemplate }) {
         </h3>
         <p className="line-clamp-2 text-sm text-muted-foreground">{template.description}</p>
         <div className="mt-auto flex flex-wrap gap-2 pt-2">
-          {template.isPremium ? (
+          {template.isPremium && !usable ? (
             <Button asChild size="sm" className="flex-1">
               <Link href={`/checkout/${template.id}`} aria-label={`Purchase ${template.title}`}>
                 <ShoppingCart aria-hidden="true" />
@@ -45,12 +51,15 @@ export function TemplateCard({ template }: { template: VideoTemplate }) {
                   Use This Template
                 </Link>
               </Button>
-              <Button asChild size="sm" variant="outline" className="flex-1">
-                <Link href={`/simple-preview?templateId=${template.id}`} aria-label={`Preview Original: ${template.title}`}>
-                  <Eye aria-hidden="true" />
-                  Preview Original
-                </Link>
-              </Button>
+              {/* Premium originals are not public (decisions page): the preview is for free templates. */}
+              {!template.isPremium && (
+                <Button asChild size="sm" variant="outline" className="flex-1">
+                  <Link href={`/simple-preview?templateId=${template.id}`} aria-label={`Preview Original: ${template.title}`}>
+                    <Eye aria-hidden="true" />
+                    Preview Original
+                  </Link>
+                </Button>
+              )}
             </>
           )}
         </div>

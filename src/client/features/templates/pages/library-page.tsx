@@ -3,6 +3,8 @@ import { useMemo, useState } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@client/components/ui/tabs';
 import { useDocumentTitle } from '@client/lib/use-document-title';
+import { useCurrentUser } from '@client/features/auth/api/use-current-user';
+import { useEntitlements } from '@client/features/payments/api/use-entitlements';
 import { useTemplates } from '../api/use-templates';
 import { LibraryTabPanel } from '../components/library-tab-panel';
 import { NO_FILTERS, TAB_TEXT, ageRangesOf, categoriesOf, type LibraryFilters, type LibraryTab } from '../lib/library-filters';
@@ -12,6 +14,8 @@ const TABS: LibraryTab[] = ['all', 'free', 'premium'];
 export default function LibraryPage() {
   useDocumentTitle('Video Library');
   const { data: templates, error } = useTemplates();
+  const { user } = useCurrentUser();
+  const entitlements = useEntitlements(user?.id);
   const [tab, setTab] = useState<LibraryTab>('all');
   const [filters, setFilters] = useState<Record<LibraryTab, LibraryFilters>>({ all: NO_FILTERS, free: NO_FILTERS, premium: NO_FILTERS });
   const categories = useMemo(() => categoriesOf(templates ?? []), [templates]);
@@ -45,6 +49,7 @@ export default function LibraryPage() {
                 ageRanges={ageRanges}
                 filters={filters[id]}
                 onFiltersChange={(next) => setFilters((current) => ({ ...current, [id]: next }))}
+                entitlements={entitlements.data}
               />
             </TabsContent>
           ))}

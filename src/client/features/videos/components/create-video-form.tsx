@@ -4,6 +4,7 @@ import { CircleAlert, Sparkles, Users } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { CurrentUser, ProcessedVideo, VideoTemplate } from '@shared/api-types';
+import { PAYMENT_MESSAGES } from '@shared/payments';
 import { VIDEO_MESSAGES, createProcessedVideoSchema, estimatedProcessingSeconds, formatEstimate } from '@shared/video-rules';
 import { NARRATION_MESSAGES, heardVoice, unusableRecordingMessage } from '@shared/voice-analysis';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
@@ -170,13 +171,21 @@ export function CreateVideoForm({ template, user, startFrom, onCreated }: Create
       {(errors.form ?? shownRefusal) && (
         <Alert variant="destructive" role="alert">
           <CircleAlert aria-hidden="true" />
-          <AlertTitle>{shownRefusal?.planLimit ? 'Monthly video limit reached' : 'Your video was not started'}</AlertTitle>
+          <AlertTitle>{refusalTitle(shownRefusal)}</AlertTitle>
           <AlertDescription>
             {errors.form ?? shownRefusal?.message}
             {shownRefusal?.planLimit && (
-              <Button asChild size="sm" className="mt-2 w-fit">
-                <Link href="/profile#plan">See plans</Link>
-              </Button>
+              <span className="mt-2 flex flex-wrap gap-2">
+                {/* The premium rule can refuse after the page loaded (a subscription ended meanwhile). */}
+                {shownRefusal.message === PAYMENT_MESSAGES.premiumRequired && (
+                  <Button asChild size="sm" className="w-fit">
+                    <Link href={`/checkout/${template.id}`}>Purchase</Link>
+                  </Button>
+                )}
+                <Button asChild size="sm" className="w-fit">
+                  <Link href="/profile#plan">See plans</Link>
+                </Button>
+              </span>
             )}
           </AlertDescription>
         </Alert>
@@ -192,6 +201,11 @@ export function CreateVideoForm({ template, user, startFrom, onCreated }: Create
       </div>
     </form>
   );
+}
+
+function refusalTitle(refusal: { message: string; planLimit: boolean } | undefined): string {
+  if (!refusal?.planLimit) return 'Your video was not started';
+  return refusal.message === PAYMENT_MESSAGES.premiumRequired ? 'Premium template' : 'Monthly video limit reached';
 }
 
 /** The chosen item if it is still in the list, else the default, else the first; null for an empty list. */

@@ -1,16 +1,21 @@
 // Create Your Video (spec 02 §2): /process/{templateId}, or /process/new to pick a template first. After
 // Create My Video the address carries ?video={id}, so the status card survives a reload; ?from={id} opens
-// the form with a failed video's choices, to change one and make it again.
+// the form with a failed video's choices, to change one and make it again. A premium template the user may
+// not use yet shows Purchase and Upgrade instead of the form.
 import { ArrowLeft } from 'lucide-react';
+import { useEffect } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { Button } from '@client/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@client/components/ui/card';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { useDocumentTitle } from '@client/lib/use-document-title';
 import { useCurrentUser } from '@client/features/auth/api/use-current-user';
+import { mayUseTemplate, useEntitlements } from '@client/features/payments/api/use-entitlements';
+import { awaitingPaymentConfirmation, forgetPayment } from '@client/features/payments/lib/recent-payment';
 import { useTemplate } from '@client/features/templates/api/use-template';
 import { useProcessedVideo } from '../api/use-processed-video';
 import { CreateVideoForm } from '../components/create-video-form';
+import { PremiumTemplateLocked } from '../components/premium-template-locked';
 import { ProcessingStatusCard } from '../components/processing-status-card';
 import { TemplatePicker } from '../components/template-picker';
 import { TemplateSummaryCard } from '../components/template-summary-card';
@@ -49,9 +54,16 @@ function CreateForTemplate({ id }: { id: number }) {
   const videoId = idParam(search.get('video'));
   const fromId = idParam(search.get('from'));
   const startFrom = useProcessedVideo(videoId === undefined ? fromId : undefined);
+  const premium = template.data?.isPremium === true;
+  const awaitingPayment = premium && awaitingPaymentConfirmation(id);
+  const entitlements = useEntitlements(premium ? user?.id : undefined, { pollMs: awaitingPayment ? PAYMENT_POLL_MS : undefined });
+  const usable = template.data !== undefined && mayUseTemplate(template.data, entitlements.data);
+  useEffect(() => {
+    if (premium && usable) forgetPayment();
+  }, [premium, usable]);
 
   if (template.isError) return <InvalidTemplate />;
-  if (!template.data || !user || (fromId !== undefined && startFrom.isPending)) {
+  if (!template.data || !user || (fromId !== undefined && startFrom.isPending) || (premium && entitlements.isPending)) {
     return (
       <div className="grid gap-6 lg:grid-cols-[2fr_3fr]">
         <Skeleton className="h-96 rounded-2xl" />
@@ -66,6 +78,8 @@ function CreateForTemplate({ id }: { id: number }) {
         <TemplateSummaryCard template={template.data} />
         {videoId !== undefined ? (
           <ProcessingStatusCard videoId={videoId} onChangeChoices={() => navigate(`/process/${id}?from=${videoId}`, { replace: true })} onStartOver={() => navigate(`/process/${id}`, { replace: true })} />
+        ) : !usable ? (
+          <PremiumTemplateLocked template={template.data} awaitingConfirmation={awaitingPayment} />
         ) : (
           <CreateVideoForm
             // A new key when the starting video arrives, so the form's state starts from it.
@@ -80,6 +94,9 @@ function CreateForTemplate({ id }: { id: number }) {
     </section>
   );
 }
+
+/** How often a payment just made is looked for, until its webhook has recorded it. */
+const PAYMENT_POLL_MS = 3_000;
 
 function idParam(value: string | null): number | undefined {
   return value && /^\d+$/.test(value) ? Number(value) : undefined;
