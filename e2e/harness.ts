@@ -98,3 +98,21 @@ export function uniqueAccount(prefix = 'parent') {
     displayName: `${prefix[0]!.toUpperCase()}${prefix.slice(1)} ${id}`,
   };
 }
+
+/** Thumbnails are lazy images: wait until every one in the page has loaded (or failed) before a screenshot. */
+export async function imagesLoaded(page: Page) {
+  await page.evaluate(async () => {
+    const images = [...document.images];
+    for (const image of images) image.loading = 'eager';
+    await Promise.all(
+      images.map((image) =>
+        image.complete
+          ? undefined
+          : new Promise((done) => {
+              image.addEventListener('load', done, { once: true });
+              image.addEventListener('error', done, { once: true });
+            }),
+      ),
+    );
+  });
+}

@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
 import type { AdminAnalytics, VideoTemplate } from '../src/shared/api-types';
-import { MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
+import { imagesLoaded, launchBrowser, MOBILE, newPage, type RunningServer, screenshot, SCREENSHOT_DIR, startServer, uniqueAccount } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -31,23 +31,6 @@ async function waitForPath(page: Page, pathname: string) {
 }
 
 
-/** Thumbnails are lazy images: wait until every one in the page has loaded (or failed) before a screenshot. */
-async function imagesLoaded(page: Page) {
-  await page.evaluate(async () => {
-    const images = [...document.images];
-    for (const image of images) image.loading = 'eager';
-    await Promise.all(
-      images.map((image) =>
-        image.complete
-          ? undefined
-          : new Promise((done) => {
-              image.addEventListener('load', done, { once: true });
-              image.addEventListener('error', done, { once: true });
-            }),
-      ),
-    );
-  });
-}
 
 beforeAll(async () => {
   mediaDir = mkdtempSync(path.join(tmpdir(), 'familystar-e2e-media-'));

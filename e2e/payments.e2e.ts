@@ -15,7 +15,7 @@ import type { CurrentUser, VideoTemplate } from '../src/shared/api-types';
 import { peopleLimitMessage } from '../src/shared/media-rules';
 import { PAYMENT_MESSAGES, type PaymentIntentResponse } from '../src/shared/payments';
 import { type StripeStandIn, signWebhook, startStripeStandIn, stripeEvent } from '../src/server/testing/stripe-stand-in';
-import { MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
+import { imagesLoaded, launchBrowser, MOBILE, newPage, type RunningServer, screenshot, SCREENSHOT_DIR, startServer, uniqueAccount } from './harness';
 
 const KEYS = {
   STRIPE_SECRET_KEY: 'sk_test_x',
@@ -97,23 +97,6 @@ async function keepStripeLocal(context: BrowserContext, { stripeJsDelayMs = 0 } 
   );
 }
 
-/** Thumbnails are lazy images: wait until every one in the page has loaded (or failed) before a screenshot. */
-async function imagesLoaded(page: Page) {
-  await page.evaluate(async () => {
-    const images = [...document.images];
-    for (const image of images) image.loading = 'eager';
-    await Promise.all(
-      images.map((image) =>
-        image.complete
-          ? undefined
-          : new Promise((done) => {
-              image.addEventListener('load', done, { once: true });
-              image.addEventListener('error', done, { once: true });
-            }),
-      ),
-    );
-  });
-}
 
 async function premiumTab(page: Page) {
   await page.goto('/library');
