@@ -1,26 +1,91 @@
-// GET /api/me signed in, 50 connections, embedded database, against Fastify's hello world as the ceiling.
-import { load, startScript, startServer, registerAndSignIn } from './lib';
+// GET /api/me signed in, 50 connections, on the embedded database and (when a server answers) on
+// PostgreSQL, against Fastify's hello world as the ceiling; and a signed-in list (the parent's people)
+// on each, to show what one real query costs on top of the session. Each figure is measured right
+// after its own ceiling: the machine is shared, and a ceiling taken minutes apart drifts.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type LoadResult, load, registerAndSignIn, startScript, startServer } from './lib';
 
-export async function benchApiMe() {
-  const server = await startServer();
+const SERVER_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A fresh database on the PostgreSQL server, or undefined when none answers. */
+async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const admin = new pg.Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 1500 });
+  try {
+    await admin.connect();
+  } catch {
+    if (process.env.TEST_DATABASE_URL) throw new Error(`TEST_DATABASE_URL is set but ${SERVER_URL} cannot be reached`);
+    return undefined;
+  }
+  const name = `familystar_bench_${randomBytes(4).toString('hex')}`;
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: SERVER_URL });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+interface Measured extends LoadResult {
+  /** Fastify's hello world, measured just before. */
+  ceilingRequestsPerSecond: number;
+  ratio: number;
+}
+
+/** `url` with `headers`, right after the ceiling. */
+async function againstCeiling(ceilingUrl: string, url: string, headers: Record<string, string>): Promise<Measured> {
+  const ceiling = await load(ceilingUrl);
+  const result = await load(url, { headers });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url} answered ${result.non2xx} non-2xx and ${result.errors} errors`);
+  return { ...result, ceilingRequestsPerSecond: ceiling.requestsPerSecond, ratio: Number((result.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3)) };
+}
+
+/** /api/me and the people list, signed in, on a server started with `env`. */
+async function signedInLoad(ceilingUrl: string, env: Record<string, string>): Promise<{ me: Measured; people: Measured }> {
+  const server = await startServer({ env });
   try {
     const cookie = await registerAndSignIn(server.baseUrl, 'bench_parent');
-    const me = await load(`${server.baseUrl}/api/me`, { headers: { cookie } });
-    if (me.non2xx > 0 || me.errors > 0) throw new Error(`/api/me answered ${me.non2xx} non-2xx and ${me.errors} errors`);
-
-    const hello = await startScript('bench/hello-server.ts');
-    let ceiling;
-    try {
-      ceiling = await load(`http://127.0.0.1:${hello.port}/`);
-    } finally {
-      hello.stop();
-    }
+    const { id } = (await (await fetch(`${server.baseUrl}/api/me`, { headers: { cookie } })).json()) as { id: number };
     return {
-      'GET /api/me (PGlite)': me,
-      'Fastify hello world': ceiling,
-      ratio: Number((me.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3)),
+      me: await againstCeiling(ceilingUrl, `${server.baseUrl}/api/me`, { cookie }),
+      people: await againstCeiling(ceilingUrl, `${server.baseUrl}/api/users/${id}/people`, { cookie }),
     };
   } finally {
     await server.stop();
+  }
+}
+
+export async function benchApiMe() {
+  const hello = await startScript('bench/hello-server.ts');
+  const ceilingUrl = `http://127.0.0.1:${hello.port}/`;
+  try {
+    const embedded = await signedInLoad(ceilingUrl, {});
+    const postgres = await freshPostgres();
+    let server: Awaited<ReturnType<typeof signedInLoad>> | undefined;
+    try {
+      if (postgres) server = await signedInLoad(ceilingUrl, { DATABASE_URL: postgres.url });
+    } finally {
+      await postgres?.drop();
+    }
+    return {
+      'GET /api/me (PGlite)': embedded.me,
+      'GET /api/users/:id/people (PGlite)': embedded.people,
+      ...(server ? { 'GET /api/me (PostgreSQL)': server.me, 'GET /api/users/:id/people (PostgreSQL)': server.people } : { PostgreSQL: 'no server answered: skipped' }),
+      ratio: embedded.me.ratio,
+      ratios: {
+        'me, PGlite': embedded.me.ratio,
+        'people, PGlite': embedded.people.ratio,
+        ...(server ? { 'me, PostgreSQL': server.me.ratio, 'people, PostgreSQL': server.people.ratio } : {}),
+      },
+    };
+  } finally {
+    hello.stop();
   }
 }

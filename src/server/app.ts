@@ -27,6 +27,7 @@ import { registerErrorHandler } from './http/errors';
 import { loggerOptions } from './http/log-options';
 import { refuseCrossSiteWrites } from './http/same-site';
 import { registerSecurityHeaders } from './http/security-headers';
+import type { SessionCacheStats } from './http/session-cache';
 import { createSessions } from './http/sessions';
 import { createMediaLinkSigner } from './http/signed-links';
 import type { JobQueue } from './jobs/queue';
@@ -76,7 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSecurityHeaders(app);
   refuseCrossSiteWrites(app);
 
-  const sessions = createSessions(db, { secure: config.cookieSecure });
+  const sessions = createSessions(db, { secure: config.cookieSecure }, app.log);
+  await sessions.startCache();
+  app.addHook('onClose', () => sessions.closeCache());
   await app.register(fastifyCookie, { secret: config.sessionSecret });
   // After the cookie parser (an onRequest hook too), before any body is read.
   registerEarlyChecks(app, sessions, timeouts);
@@ -118,12 +121,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerClient(app, config.clientDir);
   app.decorate('pruneSessions', () => sessions.prune());
+  app.decorate('sessionCacheStats', () => sessions.cacheStats());
   return app;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     pruneSessions(): Promise<void>;
+    /** Session lookups answered from this process's cache and from the database (decision 018). */
+    sessionCacheStats(): SessionCacheStats;
     /** Method and URL of every route (HEAD included), in the order they were registered. */
     routeTable: readonly { method: string; url: string }[];
   }
