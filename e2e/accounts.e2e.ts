@@ -41,7 +41,7 @@ async function registerThroughUi(page: Page, account: ReturnType<typeof uniqueAc
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByLabel('Confirm Password').fill(account.password);
   await page.getByRole('button', { name: 'Register' }).click();
-  await page.getByRole('heading', { name: `Welcome back, ${account.displayName}!` }).waitFor();
+  await page.getByRole('heading', { name: `Welcome to FamilyStar, ${account.displayName}!` }).waitFor();
 }
 
 async function waitForPath(page: Page, pathname: string) {
@@ -87,7 +87,8 @@ describe('accounts journey', () => {
 
     await page.getByLabel('Confirm Password').fill(account.password);
     await page.getByRole('button', { name: 'Register' }).click();
-    await page.getByRole('heading', { name: `Welcome back, ${account.displayName}!` }).waitFor();
+    // A new account is welcomed, not welcomed back (issue 20).
+    await page.getByRole('heading', { name: `Welcome to FamilyStar, ${account.displayName}!` }).waitFor();
     await toasts(page).getByText('Registration successful', { exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     await page.getByRole('main').getByRole('link', { name: 'Create Video' }).waitFor();
@@ -116,8 +117,9 @@ describe('accounts journey', () => {
     // Saved on the server, not just in the page.
     await page.reload();
     await expect.poll(() => page.getByLabel('Display Name').inputValue()).toBe('Grandma Rose');
+    // Still the visit that made the account: still a welcome.
     await page.goto('/');
-    await page.getByRole('heading', { name: 'Welcome back, Grandma Rose!' }).waitFor();
+    await page.getByRole('heading', { name: 'Welcome to FamilyStar, Grandma Rose!' }).waitFor();
 
     await page.getByRole('button', { name: 'Open user menu' }).click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();

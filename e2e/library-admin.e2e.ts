@@ -300,7 +300,7 @@ describe('admin dashboard', () => {
     expect(await admin.getByRole('button', { name: `Delete ${me.username}` }).count()).toBe(0);
 
     await admin.getByRole('button', { name: `Delete ${leaving.username}` }).click();
-    const dialog = admin.getByRole('dialog');
+    const dialog = admin.getByRole('alertdialog', { name: 'Delete Account' });
     await dialog
       .getByText(`Delete ${leaving.username}'s account? This deletes their people, face photos, clips, voice recordings and videos, and cannot be undone.`)
       .waitFor();

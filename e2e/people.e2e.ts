@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_ANALYSIS_MESSAGES } from '../src/shared/face-analysis';
+import { deleteFaceImageQuestion, deleteVoiceRecordingQuestion } from '../src/shared/media-rules';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
 import { closeSpeech, speak } from '../src/server/media/speech';
 import { MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
@@ -229,7 +230,11 @@ async function journey(context: BrowserContext, page: Page) {
     await expectToast(page, 'Default face image updated');
     await photo2.getByText('Default', { exact: true }).waitFor();
     await expect.poll(() => photo1.getByText('Default', { exact: true }).count()).toBe(0);
+    // A face photo is biometric data: deleting it asks first, naming it (issue 20).
     await page.getByRole('button', { name: 'Delete Grandma Rose - Photo 1' }).click();
+    dialog = page.getByRole('alertdialog', { name: 'Delete Face Photo' });
+    await dialog.getByText(deleteFaceImageQuestion('Grandma Rose - Photo 1')).waitFor();
+    await dialog.getByRole('button', { name: 'Delete Photo' }).click();
     await expectToast(page, 'Face image deleted successfully');
     await expect.poll(() => photo1.count()).toBe(0);
     // The default face is the person's avatar in the list.
@@ -344,6 +349,9 @@ async function journey(context: BrowserContext, page: Page) {
     await expectToast(page, 'Default voice recording updated');
     await saved.getByRole('listitem').filter({ hasText: 'Grandma Rose - Counting' }).getByText('Default', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Delete Grandma Rose - Questions' }).click();
+    dialog = page.getByRole('alertdialog', { name: 'Delete Voice Recording' });
+    await dialog.getByText(deleteVoiceRecordingQuestion('Grandma Rose - Questions')).waitFor();
+    await dialog.getByRole('button', { name: 'Delete Recording' }).click();
     await expectToast(page, 'Voice recording deleted successfully');
     await expect.poll(() => saved.getByRole('listitem').count()).toBe(5);
 

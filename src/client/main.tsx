@@ -1,7 +1,9 @@
-// First: zod's settings must be in place before any form is parsed.
-import './lib/zod-config';
+// zod is configured (jitless, decision 015) by the build before any schema exists, in whichever chunk
+// first brings it (vite.config.ts); the landing page does not load zod at all.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { Router } from 'wouter';
+import { useDeferredLocation } from './app/deferred-location';
 import { Layout } from './app/layout';
 import { Providers } from './app/providers';
 import { AppRouter } from './app/router';
@@ -13,9 +15,11 @@ if (!root) throw new Error('The page has no #root element');
 createRoot(root).render(
   <StrictMode>
     <Providers>
-      <Layout>
-        <AppRouter />
-      </Layout>
+      <Router hook={useDeferredLocation}>
+        <Layout>
+          <AppRouter />
+        </Layout>
+      </Router>
     </Providers>
   </StrictMode>,
 );

@@ -59,9 +59,10 @@ interface Case {
   /**
    * The same call for an id no row has, and what another parent gets for it. When that is the status they
    * get for the owner's row, the two answers must be identical (the row's existence does not leak); a
-   * visitor's always must.
+   * visitor's must too, unless `visitor` says otherwise: the template catalogue is no secret, and a
+   * visitor is told that a premium original is not public and a missing template is not found (issue 20).
    */
-  missing?: { call: (w: World) => Call; other: number };
+  missing?: { call: (w: World) => Call; other: number; visitor?: number };
   /** What an admin may see of others here: their accounts on the user pages. */
   adminSees?: Sees;
   /** The call changes the caller's session (sign-in, sign-out, registration): each role gets a session of its own. */
@@ -215,14 +216,17 @@ const MATRIX: Record<string, Case[]> = {
 
   // The template library
   'GET /api/videoTemplates/featured': [{ call: () => get('/api/videoTemplates/featured'), statuses: ANYONE }],
+  // Whether the demo library is being made (the landing page asks while its featured list is empty).
+  'GET /api/videoTemplates/demo-status': [{ call: () => get('/api/videoTemplates/demo-status'), statuses: ANYONE }],
   'GET /api/videoTemplates': [{ call: () => get('/api/videoTemplates'), statuses: SIGNED_IN }],
   'GET /api/videoTemplates/:id': [
     { name: 'a free template (the public preview)', call: (w) => get(`/api/videoTemplates/${w.freeTemplate.id}`), statuses: ANYONE },
     {
       name: 'a premium template',
       call: (w) => get(`/api/videoTemplates/${w.premiumTemplate.id}`),
-      statuses: SIGNED_IN,
-      missing: { call: () => get(`/api/videoTemplates/${MISSING}`), other: 404 },
+      // A visitor is told it is a premium original, which is not public (the public preview's words).
+      statuses: [403, 200, 200, 200],
+      missing: { call: () => get(`/api/videoTemplates/${MISSING}`), other: 404, visitor: 404 },
     },
   ],
 
@@ -757,7 +761,7 @@ describe.each(databases)('the access matrix on $name', (testDatabase) => {
       const call = c.missing.call(w);
       const label = `${role} on a missing id: ${call.method} ${call.url}`;
       const response = await send(w.client(role), call);
-      const status = role === 'visitor' ? expected('visitor') : c.missing.other;
+      const status = role === 'visitor' ? (c.missing.visitor ?? expected('visitor')) : c.missing.other;
       expect(response.statusCode, `${label} → ${response.body.slice(0, 300)}`).toBe(status);
       expectNoForeignData(w, role, response, 'nothing', label);
       // Same status, same words: whether the owner's row exists cannot be told from the answer.

@@ -21,9 +21,12 @@ export const subscriptionChangeSchema = z.object({
 });
 export const planChangeSchema = z.object({ plan: z.enum(PLAN_IDS, { error: ADMIN_MESSAGES.invalidPlan }) });
 
-/** How the dashboard names a subscription status ('none' reads as Free, decisions page). */
+/**
+ * How the dashboard names a subscription status. 'none' read as Free (decisions page) beside the Free plan,
+ * and an admin could not tell the two columns apart (issue 20): it is 'No subscription'.
+ */
 export const SUBSCRIPTION_STATUS_LABELS: Record<(typeof SUBSCRIPTION_STATUSES)[number], string> = {
-  none: 'Free',
+  none: 'No subscription',
   trial: 'Trial',
   active: 'Active',
   expired: 'Expired',

@@ -167,6 +167,11 @@ export interface VideoUpload {
 
 // Templates and the admin dashboard (spec 02 §3, §7). Prices are dollars with 2 decimals (decisions page).
 
+/** GET /api/videoTemplates/demo-status (public): true while a first start makes the demo templates. */
+export interface DemoLibraryStatus {
+  preparing: boolean;
+}
+
 /** GET /api/videoTemplates, /featured, /:id and the admin template calls. */
 export interface VideoTemplate {
   id: number;

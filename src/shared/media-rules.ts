@@ -62,6 +62,10 @@ export const MEDIA_MESSAGES = {
   tooManyUploads: 'Too many uploads at once. Please wait for the current ones to finish.',
 } as const;
 
+/** Asked before a face photo or a voice recording is deleted: biometric data never goes at one click. */
+export const deleteFaceImageQuestion = (name: string) => `Delete the face photo "${name}"? It cannot be undone.`;
+export const deleteVoiceRecordingQuestion = (name: string) => `Delete the voice recording "${name}"? It cannot be undone.`;
+
 /** Video types the face video upload accepts (MP4, MOV, AVI, WebM). */
 export const FACE_VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/x-msvideo', 'video/webm'] as const;
 /** Video types the generic video upload accepts (spec 02 §5): MP4, MOV, AVI. */

@@ -32,6 +32,8 @@ export const TEMPLATE_MESSAGES = {
   invalidThumbnail: 'The thumbnail must be a JPEG, PNG or WebP image',
   thumbnailTooLarge: 'The thumbnail must be at most 10MB',
   templateNotFound: 'Template not found',
+  /** The public preview of a premium template, to a visitor and a signed-in user alike. */
+  premiumOriginalNotPublic: 'Premium originals are not shown publicly. Purchase it from the library to use it.',
   nothingToUpdate: 'Nothing to update',
 } as const;
 

@@ -1,7 +1,7 @@
 // The app header: wordmark, main navigation, Create Video, the avatar menu, and a slide-out menu
 // below the mobile breakpoint (Tailwind's md = MOBILE_BREAKPOINT_PX). The two menus carry the
-// dropdown and dialog libraries, which the landing page's first paint must not pay for, so they load
-// on their own as soon as a page with the header mounts.
+// dropdown and dialog libraries, which a visitor never sees (they get Login and Sign Up), so they load
+// on their own once a signed-in user is known.
 import { Plus } from 'lucide-react';
 import { lazy, Suspense, useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -23,10 +23,12 @@ export function Header({ compact = false }: { compact?: boolean }) {
   const { user, isLoading, isAdmin } = useCurrentUser();
   const [location] = useLocation();
 
+  const signedIn = user !== null;
   useEffect(() => {
+    if (!signedIn) return;
     void loadUserMenu();
     void loadMobileMenu();
-  }, []);
+  }, [signedIn]);
 
   return (
     <header className="sticky top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">

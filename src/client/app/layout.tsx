@@ -1,27 +1,63 @@
 import { Suspense, useEffect, type ReactNode } from 'react';
-import { useLocation } from 'wouter';
-import { PageSpinner } from '@client/components/ui/spinner';
+import { useLocation, useSearch } from 'wouter';
+import { useCurrentUser } from '@client/features/auth/api/use-current-user';
+import { returnPathOf } from '@client/lib/return-path';
+import { AppFooter } from './app-footer';
+import { useNavigationPending } from './deferred-location';
 import { Header } from './header';
+import { NAV_LINKS } from './nav-links';
+import { PageSkeleton } from './page-skeleton';
+import { usePrefetchOnFirstFocus, usePrefetchOnIntent, usePrefetchWhenIdle } from './prefetch';
 
 // These pages draw their own header.
 const PAGES_WITHOUT_HEADER = new Set(['/landing', '/auth']);
 
+// A signed-in user's likely next pages: the main navigation. A visitor signing in goes home next, or
+// back to the page in ?next=.
+const SIGNED_IN_NEXT = NAV_LINKS.map((link) => link.href);
+const NOTHING: string[] = [];
+
+/** A thin bar at the top while the next page gets ready; shown only when that takes a noticeable while. */
+function NavigationProgress() {
+  return (
+    <div aria-hidden="true" className="fixed inset-x-0 top-0 z-50 h-0.5 animate-[fade-in_200ms_ease-out_200ms_both]">
+      <div className="size-full animate-pulse bg-primary" />
+    </div>
+  );
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const [location] = useLocation();
+  const search = useSearch();
+  const { user } = useCurrentUser();
+  const pending = useNavigationPending();
+  usePrefetchOnIntent();
+  usePrefetchWhenIdle(user ? SIGNED_IN_NEXT : NOTHING);
+  const signingInNext = returnPathOf(search);
+  usePrefetchOnFirstFocus(!user && location === '/auth' ? [signingInNext] : NOTHING);
 
   // A new page starts at its top, as after a full page load.
   useEffect(() => {
     if (!window.location.hash) window.scrollTo(0, 0);
   }, [location]);
 
-  if (PAGES_WITHOUT_HEADER.has(location)) return <Suspense fallback={<PageSpinner />}>{children}</Suspense>;
+  const progress = pending && <NavigationProgress />;
+  const page = <Suspense fallback={<PageSkeleton />}>{children}</Suspense>;
+  if (PAGES_WITHOUT_HEADER.has(location)) {
+    return (
+      <>
+        {progress}
+        {page}
+      </>
+    );
+  }
 
   return (
     <div className="flex min-h-screen flex-col">
+      {progress}
       <Header />
-      <main className="flex-1">
-        <Suspense fallback={<PageSpinner />}>{children}</Suspense>
-      </main>
+      <main className="flex-1">{page}</main>
+      <AppFooter />
     </div>
   );
 }

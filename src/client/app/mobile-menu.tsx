@@ -23,7 +23,16 @@ export default function MobileMenu({ isAdmin, location }: { isAdmin: boolean; lo
           <Menu className="size-5" aria-hidden="true" />
         </Button>
       </SheetTrigger>
-      <SheetContent>
+      {/* Radix focuses the first tabbable that is not a link, and every entry but Log out is a link: so Log out had
+          the focus and Enter signed the parent out (issue 20). The first page of the menu gets it instead. */}
+      <SheetContent
+        onOpenAutoFocus={(event) => {
+          const first = (event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>('nav a[href]');
+          if (!first) return;
+          event.preventDefault();
+          first.focus();
+        }}
+      >
         <SheetTitle className="sr-only">Navigation</SheetTitle>
         <SheetDescription className="sr-only">Pages of FamilyStar and account actions</SheetDescription>
         <p className="text-lg font-extrabold tracking-tight" aria-hidden="true">

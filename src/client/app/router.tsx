@@ -1,31 +1,36 @@
-// The route table (spec 01 §2 and the decisions page). Only the landing page is in the first bundle;
-// every other page is its own chunk, loaded on first visit (lazy pages export default).
-import { lazy, type ReactNode } from 'react';
+// The route table (spec 01 §2 and the decisions page). The landing page is in the first file, with the
+// shell: on a phone, fetching it after the shell costs a round trip more than its bytes (decision 005).
+// Every other page is its own chunk (pages.ts); a guarded page's chunk loads while the user is checked.
+import type { ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { LandingPage } from '@client/features/landing/pages/landing-page';
 import { AdminRoute, ProtectedRoute, PublicOnlyRoute } from './guards';
+import { pages } from './pages';
 
-const AuthPage = lazy(() => import('@client/features/auth/pages/auth-page'));
-const HomePage = lazy(() => import('@client/features/home/pages/home-page'));
-const ProfilePage = lazy(() => import('@client/features/users/pages/profile-page'));
-const LibraryPage = lazy(() => import('@client/features/templates/pages/library-page'));
-const SimplePreviewPage = lazy(() => import('@client/features/templates/pages/simple-preview-page'));
-const ProcessPage = lazy(() => import('@client/features/videos/pages/process-page'));
-const PlayerPage = lazy(() => import('@client/features/videos/pages/player-page'));
-const SavedVideosPage = lazy(() => import('@client/features/videos/pages/saved-videos-page'));
-const UploadTestPage = lazy(() => import('@client/features/videos/pages/upload-test-page'));
-const VoiceOnlyPage = lazy(() => import('@client/features/videos/pages/voice-only-page'));
-const DemoPage = lazy(() => import('@client/features/templates/pages/demo-page'));
-const PeoplePage = lazy(() => import('@client/features/people/pages/people-page'));
-const CheckoutPage = lazy(() => import('@client/features/payments/pages/checkout-page'));
-const VoiceTrainingPage = lazy(() => import('@client/features/voices/pages/voice-training-page'));
-const FaceTrainingPage = lazy(() => import('@client/features/faces/pages/face-training-page'));
-const AdminPage = lazy(() => import('@client/features/admin/pages/admin-page'));
-const AdminVideosPage = lazy(() => import('@client/features/admin/pages/admin-videos-page'));
-const TermsPage = lazy(() => import('@client/features/info/pages/terms-page'));
-const PrivacyPage = lazy(() => import('@client/features/info/pages/privacy-page'));
-const ContactPage = lazy(() => import('@client/features/info/pages/contact-page'));
-const NotFoundPage = lazy(() => import('./not-found-page'));
+const {
+  auth: AuthPage,
+  home: HomePage,
+  profile: ProfilePage,
+  library: LibraryPage,
+  simplePreview: SimplePreviewPage,
+  process: ProcessPage,
+  player: PlayerPage,
+  saved: SavedVideosPage,
+  uploadTest: UploadTestPage,
+  voiceOnly: VoiceOnlyPage,
+  demo: DemoPage,
+  people: PeoplePage,
+  checkout: CheckoutPage,
+  voiceTraining: VoiceTrainingPage,
+  faceTraining: FaceTrainingPage,
+  admin: AdminPage,
+  adminVideos: AdminVideosPage,
+  about: AboutPage,
+  terms: TermsPage,
+  privacy: PrivacyPage,
+  contact: ContactPage,
+  notFound: NotFoundPage,
+} = pages;
 
 /** A person id in the address must be a number; anything else goes home (spec 01 §5). */
 function withPersonId(raw: string | undefined, render: (personId: number) => ReactNode): ReactNode {
@@ -47,6 +52,7 @@ export function AppRouter() {
         </PublicOnlyRoute>
       </Route>
       <Route path="/simple-preview" component={SimplePreviewPage} />
+      <Route path="/about" component={AboutPage} />
       <Route path="/terms" component={TermsPage} />
       <Route path="/privacy" component={PrivacyPage} />
       <Route path="/contact" component={ContactPage} />
@@ -61,71 +67,71 @@ export function AppRouter() {
 
       {/* Signed in */}
       <Route path="/">
-        <ProtectedRoute>
+        <ProtectedRoute page={HomePage}>
           <HomePage />
         </ProtectedRoute>
       </Route>
       <Route path="/profile">
-        <ProtectedRoute>
+        <ProtectedRoute page={ProfilePage}>
           <ProfilePage />
         </ProtectedRoute>
       </Route>
       <Route path="/library">
-        <ProtectedRoute>
+        <ProtectedRoute page={LibraryPage}>
           <LibraryPage />
         </ProtectedRoute>
       </Route>
       <Route path="/process/:templateId">
         {({ templateId }) => (
-          <ProtectedRoute>
+          <ProtectedRoute page={ProcessPage}>
             <ProcessPage templateId={templateId} />
           </ProtectedRoute>
         )}
       </Route>
       <Route path="/player/:videoId">
         {({ videoId }) => (
-          <ProtectedRoute>
+          <ProtectedRoute page={PlayerPage}>
             <PlayerPage source="processedVideo" id={videoId} />
           </ProtectedRoute>
         )}
       </Route>
       <Route path="/preview/:templateId">
         {({ templateId }) => (
-          <ProtectedRoute>
+          <ProtectedRoute page={PlayerPage}>
             <PlayerPage source="template" id={templateId} />
           </ProtectedRoute>
         )}
       </Route>
       <Route path="/saved">
-        <ProtectedRoute>
+        <ProtectedRoute page={SavedVideosPage}>
           <SavedVideosPage />
         </ProtectedRoute>
       </Route>
       <Route path="/people">
-        <ProtectedRoute>
+        <ProtectedRoute page={PeoplePage}>
           <PeoplePage />
         </ProtectedRoute>
       </Route>
       <Route path="/checkout/:templateId">
         {({ templateId }) => (
-          <ProtectedRoute>
+          <ProtectedRoute page={CheckoutPage}>
             <CheckoutPage templateId={templateId} />
           </ProtectedRoute>
         )}
       </Route>
       <Route path="/upload-test">
-        <ProtectedRoute>
+        <ProtectedRoute page={UploadTestPage}>
           <UploadTestPage />
         </ProtectedRoute>
       </Route>
       <Route path="/voice-only">
-        <ProtectedRoute>
+        <ProtectedRoute page={VoiceOnlyPage}>
           <VoiceOnlyPage />
         </ProtectedRoute>
       </Route>
       <Route path="/voice-training/:personId?">
         {({ personId }) => (
-          <ProtectedRoute>
+          <ProtectedRoute page={VoiceTrainingPage}>
             {personId === undefined ? (
               <VoiceTrainingPage />
             ) : (
@@ -136,23 +142,23 @@ export function AppRouter() {
       </Route>
       <Route path="/face-training/:personId">
         {({ personId }) => (
-          <ProtectedRoute>{withPersonId(personId, (id) => <FaceTrainingPage personId={id} />)}</ProtectedRoute>
+          <ProtectedRoute page={FaceTrainingPage}>{withPersonId(personId, (id) => <FaceTrainingPage personId={id} />)}</ProtectedRoute>
         )}
       </Route>
       <Route path="/demo">
-        <ProtectedRoute>
+        <ProtectedRoute page={DemoPage}>
           <DemoPage />
         </ProtectedRoute>
       </Route>
 
       {/* Admin only */}
       <Route path="/admin">
-        <AdminRoute>
+        <AdminRoute page={AdminPage}>
           <AdminPage />
         </AdminRoute>
       </Route>
       <Route path="/admin/videos">
-        <AdminRoute>
+        <AdminRoute page={AdminVideosPage}>
           <AdminVideosPage />
         </AdminRoute>
       </Route>

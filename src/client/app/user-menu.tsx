@@ -58,7 +58,7 @@ export default function UserMenu({ user, isAdmin }: { user: CurrentUser; isAdmin
           </DropdownMenuItem>
         )}
         <DropdownMenuItem asChild>
-          <Link href="/landing">
+          <Link href="/about">
             <Info aria-hidden="true" /> About
           </Link>
         </DropdownMenuItem>

@@ -1,11 +1,12 @@
 import { Link } from 'wouter';
 import { Wordmark } from './wordmark';
 
-const FOOTER_LINKS = [
+/** The pages about FamilyStar itself, open to everyone: the landing page's footer and the app's. */
+export const INFO_LINKS = [
+  { href: '/about', label: 'About' },
   { href: '/terms', label: 'Terms' },
   { href: '/privacy', label: 'Privacy' },
   { href: '/contact', label: 'Contact' },
-  { href: '/landing', label: 'About' },
 ];
 
 export function SiteFooter() {
@@ -18,7 +19,7 @@ export function SiteFooter() {
         </div>
         <nav aria-label="Footer">
           <ul className="flex flex-wrap gap-x-6 gap-y-2 text-sm font-medium">
-            {FOOTER_LINKS.map((link) => (
+            {INFO_LINKS.map((link) => (
               <li key={link.href}>
                 <Link href={link.href} className="text-muted-foreground transition-colors hover:text-primary">
                   {link.label}

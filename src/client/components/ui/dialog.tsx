@@ -1,6 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ComponentProps, SubmitEvent, SubmitEventHandler } from 'react';
+import { useRef, type ComponentProps, type KeyboardEvent, type Ref, type SubmitEvent, type SubmitEventHandler } from 'react';
 import { cn } from '@client/lib/utils';
 
 export const Dialog = DialogPrimitive.Root;
@@ -18,9 +18,12 @@ export function DialogOverlay({ className, ...props }: ComponentProps<typeof Dia
 }
 
 /** The close button every dialog and sheet carries in its top-right corner. */
-export function DialogCloseButton() {
+export function DialogCloseButton({ ref }: { ref?: Ref<HTMLButtonElement> }) {
   return (
-    <DialogPrimitive.Close className="absolute top-4 right-4 rounded-md p-1 text-muted-foreground transition-colors outline-none hover:bg-accent hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50">
+    <DialogPrimitive.Close
+      ref={ref}
+      className="absolute top-4 right-4 rounded-md p-1 text-muted-foreground transition-colors outline-none hover:bg-accent hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50"
+    >
       <X className="size-4" aria-hidden="true" />
       <span className="sr-only">Close</span>
     </DialogPrimitive.Close>
@@ -38,11 +41,57 @@ export function keepSubmitInside(onSubmit?: SubmitEventHandler<HTMLDivElement>) 
   };
 }
 
-export function DialogContent({ className, children, onSubmit, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+type ContentProps = ComponentProps<typeof DialogPrimitive.Content>;
+
+/**
+ * What every dialog and sheet does besides Radix's own (issue 20):
+ * - The focus goes back to what opened it. Radix returns it to a DialogTrigger only, and most dialogs here
+ *   open from state (a Delete button, Add after a consent), so Cancel left the focus on <body>.
+ * - One Escape closes it while a toast shows. Radix lets only its newest layer hear Escape, and a toast
+ *   raised over an open dialog is newer: it took the first press for itself and the dialog stayed.
+ * A handler the caller passes runs first; preventing its event keeps Radix's or the caller's own way.
+ */
+export function useDialogBehaviour({ onOpenAutoFocus, onCloseAutoFocus, onEscapeKeyDown, onKeyDown }: Pick<ContentProps, 'onOpenAutoFocus' | 'onCloseAutoFocus' | 'onEscapeKeyDown' | 'onKeyDown'>) {
+  const opener = useRef<HTMLElement | null>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  return {
+    closeButton,
+    contentProps: {
+      onOpenAutoFocus(event: Event) {
+        // Radix asks before it moves the focus in: what has the focus now is what opened the dialog.
+        const active = document.activeElement;
+        opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+        onOpenAutoFocus?.(event);
+      },
+      onCloseAutoFocus(event: Event) {
+        onCloseAutoFocus?.(event);
+        const target = opener.current;
+        opener.current = null;
+        if (event.defaultPrevented || !target?.isConnected) return;
+        event.preventDefault();
+        target.focus();
+      },
+      onEscapeKeyDown,
+      onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+        onKeyDown?.(event);
+        // Prevented: the dialog closed (or refused to) as the newest layer, or a layer inside it (a menu) took it.
+        if (event.key !== 'Escape' || event.nativeEvent.defaultPrevented) return;
+        onEscapeKeyDown?.(event.nativeEvent);
+        if (event.nativeEvent.defaultPrevented) return;
+        event.preventDefault();
+        closeButton.current?.click();
+      },
+    },
+  };
+}
+
+export function DialogContent({ className, children, onSubmit, onOpenAutoFocus, onCloseAutoFocus, onEscapeKeyDown, onKeyDown, ...props }: ContentProps) {
+  const { closeButton, contentProps } = useDialogBehaviour({ onOpenAutoFocus, onCloseAutoFocus, onEscapeKeyDown, onKeyDown });
   return (
     <DialogPortal>
       <DialogOverlay />
       <DialogPrimitive.Content
+        {...contentProps}
         onSubmit={keepSubmitInside(onSubmit)}
         className={cn(
           'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100vh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-2xl border bg-card p-6 shadow-xl data-[state=open]:animate-pop-in',
@@ -51,7 +100,7 @@ export function DialogContent({ className, children, onSubmit, ...props }: Compo
         {...props}
       >
         {children}
-        <DialogCloseButton />
+        <DialogCloseButton ref={closeButton} />
       </DialogPrimitive.Content>
     </DialogPortal>
   );

@@ -6,6 +6,7 @@ import { loginThrottle, users } from '../../db/schema';
 import { testDatabases } from '../../testing/databases';
 import { type TestApp, TestClient, createTestApp, json } from '../../testing/test-app';
 import { SESSION_COOKIE } from '../../http/sessions';
+import { SIGNED_IN_HINT_COOKIE } from '../../../shared/constants';
 import { DEVICE_COOKIE } from './known-device';
 import { pruneThrottle } from './throttle';
 
@@ -383,6 +384,35 @@ describe.each(databases)('accounts API on $name', (testDatabase) => {
       expect((await client.get('/api/me')).statusCode).toBe(401);
       const replayed = await t.app.inject({ method: 'GET', url: '/api/me', cookies: { [SESSION_COOKIE]: session } });
       expect(replayed.statusCode).toBe(401);
+    });
+
+    it('keeps a page-readable signed-in hint beside the session, which grants nothing (decision 002)', async () => {
+      const hintOf = (response: { headers: Record<string, unknown> }) =>
+        [response.headers['set-cookie']].flat().find((header) => typeof header === 'string' && header.startsWith(`${SIGNED_IN_HINT_COOKIE}=`)) as string | undefined;
+      const client = t.client();
+      const account = await client.register();
+      expect(client.cookie(SIGNED_IN_HINT_COOKIE)).toBe('1');
+
+      const login = await client.post('/api/login', { username: account.username, password: account.password });
+      const hint = hintOf(login);
+      expect(hint).toMatch(/SameSite=Lax/i);
+      expect(hint).toMatch(/Max-Age=2592000/);
+      expect(hint).not.toMatch(/HttpOnly/i); // the page reads it: that is its purpose
+      // A failed sign-in leaves it alone.
+      expect(hintOf(await t.client().post('/api/login', { username: account.username, password: 'not the password' }))).toBeUndefined();
+
+      // Alone, it signs nobody in.
+      const alone = await t.app.inject({ method: 'GET', url: '/api/me', cookies: { [SIGNED_IN_HINT_COOKIE]: '1' } });
+      expect(alone.statusCode).toBe(401);
+      // …and the answer clears it, as it does after a session ended elsewhere (a deleted account, an expiry).
+      expect(hintOf(alone)).toMatch(/Expires=Thu, 01 Jan 1970/i);
+      // A session from before the hint existed gets it on its next GET /api/me; a visitor without one gets no cookie.
+      const session = client.cookie(SESSION_COOKIE)!;
+      expect(hintOf(await t.app.inject({ method: 'GET', url: '/api/me', cookies: { [SESSION_COOKIE]: session } }))).toContain(`${SIGNED_IN_HINT_COOKIE}=1`);
+      expect((await t.client().get('/api/me')).headers['set-cookie']).toBeUndefined();
+
+      expect((await client.post('/api/logout')).statusCode).toBe(204);
+      expect(client.cookie(SIGNED_IN_HINT_COOKIE)).toBeUndefined();
     });
 
     it('lets a signed-out visitor log out harmlessly', async () => {

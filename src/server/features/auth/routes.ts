@@ -11,6 +11,7 @@ import { rethrowUserConflict } from '../users/unique';
 import { knownDeviceFor, rememberDevice } from './known-device';
 import { LIMITS, THROTTLE_MESSAGES, releaseAttempt, reserveAttempt, reserveSignIn } from './throttle';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords';
+import { clearSignedInHint, setSignedInHint, syncSignedInHint } from './signed-in-hint';
 
 export async function authRoutes(app: FastifyInstance, { db, sessions }: RouteDeps) {
   app.post('/register', { config: { public: true } }, async (request, reply) => {
@@ -24,6 +25,7 @@ export async function authRoutes(app: FastifyInstance, { db, sessions }: RouteDe
     });
     await sessions.start(request, reply, user.id);
     rememberDevice(sessions, request, reply, user.id);
+    setSignedInHint(sessions, request, reply);
     return reply.status(201).send(toCurrentUser(user));
   });
 
@@ -65,13 +67,19 @@ export async function authRoutes(app: FastifyInstance, { db, sessions }: RouteDe
     // A new session id at sign-in: a session id planted before sign-in is worth nothing after it.
     await sessions.start(request, reply, user.id);
     rememberDevice(sessions, request, reply, user.id);
+    setSignedInHint(sessions, request, reply);
     return toCurrentUser(user);
   });
 
   app.post('/logout', { config: { public: true } }, async (request, reply) => {
     await sessions.end(request, reply);
+    clearSignedInHint(reply);
     return reply.status(204).send();
   });
 
-  app.get('/me', async (request) => toCurrentUser(await requireUser(sessions, request)));
+  app.get('/me', async (request, reply) => {
+    const user = await sessions.currentUser(request);
+    syncSignedInHint(sessions, request, reply, user !== null);
+    return toCurrentUser(await requireUser(sessions, request));
+  });
 }

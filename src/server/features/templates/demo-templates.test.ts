@@ -1,11 +1,12 @@
 // The demo library, made from material that comes with the repository and npm install (README: Demo templates).
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VideoTemplate } from '../../../shared/api-types';
+import type { DemoLibraryStatus, VideoTemplate } from '../../../shared/api-types';
 import { probe } from '../../media/ffmpeg';
 import { testDatabases } from '../../testing/databases';
 import { type TestApp, createTestApp, json } from '../../testing/test-app';
 import { type DemoTools, findDemoTools, seedDemoAtFirstStart, seedDemoTemplates } from './demo-templates';
+import { demoLibraryPreparing, whilePreparingDemo } from './demo-status';
 
 const [pglite] = await testDatabases();
 const tools = findDemoTools();
@@ -22,7 +23,16 @@ describe('demo templates', () => {
     expect(tools).not.toHaveProperty('missing');
     const logs: string[] = [];
     const log = { info: (message: string) => logs.push(message), warn: (message: string) => logs.push(message) };
-    await seedDemoAtFirstStart({ db: t.database.db, storage: t.storage, dataDir: t.dataDir, log });
+    const visitor = t.client();
+    const status = async () => json<DemoLibraryStatus>(await visitor.get('/api/videoTemplates/demo-status'));
+    expect(await status()).toEqual({ preparing: false });
+    const seeding = seedDemoAtFirstStart({ db: t.database.db, storage: t.storage, dataDir: t.dataDir, log });
+    // While the demo is being made (20–30 s), a visitor is told so (issue 20); the log says when it starts and ends.
+    await expect.poll(status, { interval: 50 }).toEqual({ preparing: true });
+    expect(logs.some((line) => line.startsWith('Demo generation started'))).toBe(true);
+    await seeding;
+    expect(await status()).toEqual({ preparing: false });
+    expect(logs.some((line) => line.startsWith('Demo generation ended'))).toBe(true);
     expect(existsSync(`${t.dataDir}/demo-templates.done`)).toBe(true);
 
     const client = t.client();
@@ -47,4 +57,17 @@ describe('demo templates', () => {
     const again = await seedDemoTemplates(t.database.db, t.storage, tools as DemoTools);
     expect(again.created).toEqual([]);
   }, 120_000);
+
+  it('reads as being prepared until the making ends, however it ends', async () => {
+    const db = t.database.db;
+    let finish!: () => void;
+    const made = whilePreparingDemo(db, () => new Promise<void>((resolve) => (finish = resolve)));
+    const failed = whilePreparingDemo(db, () => Promise.reject(new Error('ffmpeg died')));
+    await expect(failed).rejects.toThrow('ffmpeg died');
+    // One run failed; the other is still going.
+    expect(demoLibraryPreparing(db)).toBe(true);
+    finish();
+    await made;
+    expect(demoLibraryPreparing(db)).toBe(false);
+  });
 });

@@ -15,6 +15,7 @@ import { videoTemplates } from '../../db/schema';
 import { ffmpegBinary, probe, runProcess } from '../../media/ffmpeg';
 import { type VoiceSettings, espeakModuleFile, speak } from '../../media/speech';
 import type { Storage } from '../../storage/storage';
+import { whilePreparingDemo } from './demo-status';
 import { templateListCache } from './list-cache';
 
 /** The narrator: eSpeak's third female variant, a little slow and a little high. */
@@ -300,9 +301,14 @@ export async function seedDemoAtFirstStart(options: { db: Db; storage: Storage; 
     );
     return;
   }
-  log.info('The template library is empty: making the demo templates in the background');
+  log.info('Demo generation started: the template library is empty, making the demo templates in the background');
   const started = Date.now();
-  const result = await seedDemoTemplates(db, storage, tools);
+  const took = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  // The landing page and the library say the demo is being prepared until this ends (demo-status.ts).
+  const result = await whilePreparingDemo(db, () => seedDemoTemplates(db, storage, tools)).catch((error: unknown) => {
+    log.warn(`Demo generation stopped after ${took()} without finishing; the next start tries again`);
+    throw error;
+  });
   await writeFile(marker, `${new Date().toISOString()} ${result.created.join(', ')}\n`);
-  log.info(`Demo templates added in ${((Date.now() - started) / 1000).toFixed(1)} s: ${result.created.join(', ') || 'none'}`);
+  log.info(`Demo generation ended: demo templates added in ${took()}: ${result.created.join(', ') || 'none'}`);
 }

@@ -130,12 +130,17 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
       expect(list.every((template) => template.featured)).toBe(true);
     });
 
-    it('reads one template: a visitor only a free one (public preview), 404 missing, 400 bad id', async () => {
+    it('reads one template: a visitor only a free one (public preview) and is told why not, 404 missing, 400 bad id', async () => {
       const created = await create();
       const premium = await create({ isPremium: true, price: 1 });
       expect(json(await visitor.get(`/api/videoTemplates/${created.id}`))).toMatchObject({ id: created.id });
-      expect((await visitor.get(`/api/videoTemplates/${premium.id}`)).statusCode).toBe(401);
-      expect((await visitor.get('/api/videoTemplates/999999')).statusCode).toBe(401);
+      // A visitor gets the truth a signed-in user gets (issue 20): premium originals are not public, a missing one is not found.
+      const premiumForVisitor = await visitor.get(`/api/videoTemplates/${premium.id}`);
+      expect(premiumForVisitor.statusCode).toBe(403);
+      expect(json(premiumForVisitor)).toEqual({ message: TEMPLATE_MESSAGES.premiumOriginalNotPublic });
+      const missingForVisitor = await visitor.get('/api/videoTemplates/999999');
+      expect(missingForVisitor.statusCode).toBe(404);
+      expect(json(missingForVisitor)).toEqual({ message: TEMPLATE_MESSAGES.templateNotFound });
       expect(json(await user.get(`/api/videoTemplates/${premium.id}`))).toMatchObject({ price: 1 });
       expect(json(await user.get(`/api/videoTemplates/${created.id}`))).toMatchObject({ id: created.id, title: validTemplate.title });
       expect((await user.get('/api/videoTemplates/999999')).statusCode).toBe(404);

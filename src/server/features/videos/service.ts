@@ -180,15 +180,16 @@ export async function createProcessedVideo(
   if (!useFace && !useVoice) throw badRequest(template.voiceOnly ? VIDEO_MESSAGES.voiceRequired : VIDEO_MESSAGES.nothingToDo);
 
   let personId = input.personId ?? null;
-  if (personId !== null) {
-    const [person] = await db.select({ userId: people.userId }).from(people).where(eq(people.id, personId)).limit(1);
-    if (!person || person.userId !== user.id) throw notFound('Person not found');
-  }
+  if (personId !== null && !(await ownsPerson(db, user, personId))) throw notFound(MEDIA_MESSAGES.personNotFound);
 
   const faceImageId = useFace ? await chooseFace(db, user, input.faceImageId ?? null, personId) : null;
   const voiceRecordingId = useVoice ? await chooseVoice(db, user, input.voiceRecordingId ?? null, personId) : null;
-  if (useFace && faceImageId === null) throw badRequest(VIDEO_MESSAGES.faceRequired);
-  if (useVoice && voiceRecordingId === null) throw badRequest(VIDEO_MESSAGES.voiceRequired);
+  if ((useFace && faceImageId === null) || (useVoice && voiceRecordingId === null)) {
+    // The person may have been deleted since the check above, taking their faces and voices with them:
+    // that is a 404 (as when the delete comes first), not a request without a face or voice.
+    if (personId !== null && !(await ownsPerson(db, user, personId))) throw notFound(MEDIA_MESSAGES.personNotFound);
+    throw badRequest(useFace && faceImageId === null ? VIDEO_MESSAGES.faceRequired : VIDEO_MESSAGES.voiceRequired);
+  }
   // Both voices are known to be there before anything is queued (decision 012).
   if (useVoice && (await templateNarration(deps, template))?.pitchMedianHz === null) throw badRequest(NARRATION_MESSAGES.noVoiceToChange);
   // A face or voice of a person names that person on the video.
@@ -204,6 +205,11 @@ export async function createProcessedVideo(
     voiceRecordingId,
     voiceOnly: !useFace,
   });
+}
+
+async function ownsPerson(db: Db, user: UserRow, personId: number): Promise<boolean> {
+  const [person] = await db.select({ userId: people.userId }).from(people).where(eq(people.id, personId)).limit(1);
+  return person?.userId === user.id;
 }
 
 async function chooseFace(db: Db, user: UserRow, faceImageId: number | null, personId: number | null): Promise<number | null> {

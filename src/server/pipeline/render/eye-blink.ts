@@ -59,13 +59,19 @@ interface EyeEllipse {
   across: number;
 }
 
-/** Where (x, y) lies in the ellipse: [squared distance from the centre (1 at the edge), the across coordinate (1 at the edge)]. */
-function inEllipse(eye: EyeEllipse, x: number, y: number): [number, number] {
-  const dx = x - eye.centre[0];
-  const dy = y - eye.centre[1];
-  const u = (dx * eye.axis[0] + dy * eye.axis[1]) / eye.along;
-  const v = (dy * eye.axis[0] - dx * eye.axis[1]) / eye.across;
-  return [u * u + v * v, v];
+/**
+ * Where (x, y) lies across the ellipse (1 at its edge). Two functions, not one returning a pair: they run
+ * for every pasted pixel, and a pair is an allocation per pixel.
+ */
+function acrossEllipse(eye: EyeEllipse, x: number, y: number): number {
+  return ((y - eye.centre[1]) * eye.axis[0] - (x - eye.centre[0]) * eye.axis[1]) / eye.across;
+}
+
+/** The squared distance of (x, y) from the ellipse's centre (1 at its edge). */
+function inEllipse(eye: EyeEllipse, x: number, y: number): number {
+  const u = ((x - eye.centre[0]) * eye.axis[0] + (y - eye.centre[1]) * eye.axis[1]) / eye.along;
+  const v = acrossEllipse(eye, x, y);
+  return u * u + v * v;
 }
 
 export function createEyeBlinks(): EyeBlinks {
@@ -101,7 +107,7 @@ export function createEyeBlinks(): EyeBlinks {
       let keep = 0;
       for (const eye of eyes) {
         if (eye.closed === 0) continue;
-        const [d] = inEllipse(eye, x, y);
+        const d = inEllipse(eye, x, y);
         if (d >= 1) continue;
         // Soft edge: full inside half the radius, eased to nothing at the ellipse.
         const t = Math.min(1, (1 - d) / 0.75);
@@ -177,8 +183,9 @@ export function createEyeMotion(personLandmarks: number[][]): EyeMotion {
       out[1] = py;
       for (const eye of eyes) {
         if (eye.ratio === 1) continue;
-        const [d, v] = inEllipse(eye, px, py);
+        const d = inEllipse(eye, px, py);
         if (d >= 1) continue;
+        const v = acrossEllipse(eye, px, py);
         // Full stretch in the middle, none at the edge of the region: no seam.
         const t = 1 - d;
         const scale = 1 + (eye.ratio - 1) * t * t * (3 - 2 * t);

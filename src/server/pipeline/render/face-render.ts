@@ -44,6 +44,8 @@ export interface RenderFaceOptions {
   meshTracking?: boolean;
   /** x264 preset (default veryfast). */
   preset?: string;
+  /** ffmpeg's threads for the decoder and for x264 (default RENDER.ffmpegThreads; 0: ffmpeg's own choice). */
+  ffmpegThreads?: number;
   /** Stop ffmpeg after this long (default: 60 s + 1 s per template second... see RENDER.timeout). */
   timeoutMs?: number;
 }
@@ -73,6 +75,13 @@ export const RENDER = {
   /** ffmpeg's time limit: a fixed part plus this many ms per second of template (a slow machine renders ~5 fps). */
   timeoutBaseMs: 60_000,
   timeoutPerSecondMs: 10_000,
+  /**
+   * One thread each for the decoder and x264. A render is one busy pipeline thread (tracking and pasting,
+   * ~20 ms a 720p frame) with x264 (~11 ms) and the decoder (~2.5 ms) beside it, so one thread each keeps
+   * up with it; ffmpeg's own choice (7 x264 and 6 decoder threads on 2 cores) only adds threads that
+   * contend with the other render's when two run at once, and x264 spends ~5 % more CPU per frame on them.
+   */
+  ffmpegThreads: 1,
 } as const;
 
 export async function renderFace(options: RenderFaceOptions): Promise<RenderReport> {
@@ -96,6 +105,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   const width = evenSize(video.width);
   const height = evenSize(video.height);
   const timeoutMs = options.timeoutMs ?? RENDER.timeoutBaseMs + RENDER.timeoutPerSecondMs * video.duration;
+  const threads = (options.ffmpegThreads ?? RENDER.ffmpegThreads) || undefined;
   // The mesh model alone between detections, when the engine is the built-in one (it sets up tfjs).
   const tracker = createFaceTracker(engine, options.meshTracking === false ? undefined : await loadMeshModel());
   // Per image of the person: its mouth and eyes follow the actor's (an image whose mouth is already open
@@ -111,7 +121,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   const steady = createSteadyPose(video.fps, [person.landmarks[BETWEEN_EYES]!, person.landmarks[CHIN]!] as [Point, Point], Math.hypot(person.landmarks[CHIN]![0]! - person.landmarks[BETWEEN_EYES]![0]!, person.landmarks[CHIN]![1]! - person.landmarks[BETWEEN_EYES]![1]!));
   const encoder = openEncoder({
     output: options.output, width, height, rate: video.rate, audioFrom: video.hasAudio ? options.template : undefined,
-    preset: options.preset, timeoutMs, signal,
+    preset: options.preset, timeoutMs, signal, threads,
   });
   const ms = { prepare: performance.now() - started, decode: 0, track: 0, compose: 0, encode: 0, total: 0 };
   let frames = 0;
@@ -119,7 +129,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   let framesReplaced = 0;
   let framesBlinking = 0;
   let reported = -1;
-  const decoded = decodeYuvFrames(options.template, video, { timeoutMs, signal });
+  const decoded = decodeYuvFrames(options.template, video, { timeoutMs, signal, threads });
   try {
     for (;;) {
       let mark = performance.now();

@@ -58,7 +58,14 @@ export const yuvFrameBytes = (width: number, height: number) => width * height *
 interface PipeLimits {
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * ffmpeg's threads for the codec (the decoder's or x264's); ffmpeg's own choice when absent (about 1.5
+   * threads per core for x264, cores + 1 for the decoder).
+   */
+  threads?: number;
 }
+
+const threadArgs = (threads: number | undefined) => (threads ? ['-threads', String(threads)] : []);
 
 /** Kills `child` at the time limit or on abort; `stop()` clears both. */
 function guard(child: ChildProcessWithoutNullStreams, limits: PipeLimits, what: string) {
@@ -100,7 +107,7 @@ export async function* decodeYuvFrames(file: string, video: { width: number; hei
   const crop = width !== video.width || height !== video.height ? ['-vf', `crop=${width}:${height}:0:0`] : [];
   const child = spawn(
     ffmpegBinary(),
-    ['-nostdin', '-v', 'error', '-max_pixels', String(MEDIA_LIMITS.imageMaxPixels), '-i', file, '-an', '-sn', ...crop, '-vsync', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'],
+    ['-nostdin', '-v', 'error', '-max_pixels', String(MEDIA_LIMITS.imageMaxPixels), ...threadArgs(limits.threads), '-i', file, '-an', '-sn', ...crop, '-vsync', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'],
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   child.stdin.end();
@@ -165,7 +172,7 @@ export function openEncoder(options: EncoderOptions): Encoder {
       '-nostdin', '-v', 'error', '-y',
       '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-r', rate, '-i', 'pipe:0',
       ...audio,
-      '-c:v', 'libx264', '-preset', preset, '-crf', String(crf), '-pix_fmt', 'yuv420p',
+      '-c:v', 'libx264', '-preset', preset, '-crf', String(crf), ...threadArgs(options.threads), '-pix_fmt', 'yuv420p',
       '-movflags', '+faststart', '-f', 'mp4', output,
     ],
     { stdio: ['pipe', 'pipe', 'pipe'] },

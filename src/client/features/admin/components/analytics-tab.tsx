@@ -23,6 +23,11 @@ function queueLabel(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** '2026-10-05' → 'Oct 5' (or '5 Oct', by the reader's locale): '10-05' reads as May in most of the world. */
+function weekLabel(weekStart: string): string {
+  return new Date(`${weekStart}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+}
+
 function formatFailedAt(iso: string): string {
   return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 }
@@ -114,8 +119,10 @@ export function AnalyticsTab() {
           <CardContent>
             <ol className="grid gap-2 text-sm" aria-label="Videos created per week">
               {data.weekly.map((week) => (
-                <li key={week.weekStart} className="grid grid-cols-[6.5rem_1fr_2.5rem] items-center gap-3">
-                  <span className="text-muted-foreground">Week of {week.weekStart.slice(5)}</span>
+                <li key={week.weekStart} className="grid grid-cols-[7.5rem_1fr_2.5rem] items-center gap-3">
+                  <span className="text-muted-foreground">
+                    <time dateTime={week.weekStart}>Week of {weekLabel(week.weekStart)}</time>
+                  </span>
                   <span className="h-3 rounded-full bg-muted">
                     <span className="block h-full rounded-full bg-primary" style={{ width: `${(week.videos / busiest) * 100}%` }} />
                   </span>

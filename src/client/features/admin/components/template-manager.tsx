@@ -6,7 +6,8 @@ import type { VideoTemplate } from '@shared/api-types';
 import { formatPrice } from '@shared/prices';
 import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@client/components/ui/dialog';
+import { ConfirmDeleteDialog } from '@client/components/ui/confirm-dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@client/components/ui/dialog';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { formatDuration } from '@client/lib/utils';
 import { TemplateThumbnail } from '@client/features/templates/components/template-thumbnail';
@@ -66,7 +67,8 @@ export function TemplateList({ showAddButton = true }: { showAddButton?: boolean
       </ul>
 
       <Dialog open={editing !== undefined} onOpenChange={(open) => !open && setEditing(undefined)}>
-        <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-2xl">
+        {/* A column: the form inside scrolls its fields and keeps its buttons in sight. */}
+        <DialogContent className="flex max-h-[90vh] flex-col overflow-hidden sm:max-w-2xl">
           <DialogHeader>
             <DialogTitle>{editing === 'new' ? 'Add Template' : 'Edit Template'}</DialogTitle>
             <DialogDescription>Prices are in dollars. Upload a video from the upload form to store it here.</DialogDescription>
@@ -77,28 +79,16 @@ export function TemplateList({ showAddButton = true }: { showAddButton?: boolean
         </DialogContent>
       </Dialog>
 
-      <Dialog open={deleting !== undefined} onOpenChange={(open) => !open && setDeleting(undefined)}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Delete Template</DialogTitle>
-            <DialogDescription>
-              Delete "{deleting?.title}" and its files? Templates that videos or purchases use cannot be deleted.
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setDeleting(undefined)}>
-              Cancel
-            </Button>
-            <Button
-              variant="destructive"
-              disabled={remove.isPending}
-              onClick={() => deleting && remove.mutate(deleting, { onSettled: () => setDeleting(undefined) })}
-            >
-              Delete
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      {/* A template that videos or purchases use is refused: the dialog stays open with the toast, for Cancel. */}
+      <ConfirmDeleteDialog
+        open={deleting !== undefined}
+        title="Delete Template"
+        question={`Delete "${deleting?.title}" and its files? Templates that videos or purchases use cannot be deleted.`}
+        confirmLabel="Delete"
+        pending={remove.isPending}
+        onCancel={() => setDeleting(undefined)}
+        onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(undefined) })}
+      />
     </div>
   );
 }

@@ -74,26 +74,30 @@ export function TemplateQuickForm({ template, onDone }: { template?: VideoTempla
   }
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-4">
-      <TemplateBasicFields
-        values={values}
-        errors={errors}
-        onChange={set}
-        categories={QUICK_FORM_CATEGORIES}
-        ageRanges={QUICK_FORM_AGE_RANGES}
-        durationMin={0}
-        durationStep={1}
-        durationInputMode="numeric"
-      />
-      <TextField label="Thumbnail URL" value={values.thumbnailUrl} error={errors.thumbnailUrl} onChange={(event) => set('thumbnailUrl', event.target.value)} />
-      <TextField label="Video URL" value={values.videoUrl} error={errors.videoUrl} onChange={(event) => set('videoUrl', event.target.value)} />
-      <TemplateFlagFields
-        values={values}
-        errors={errors}
-        onChange={set}
-        onPremiumChange={(checked) => setValues((current) => ({ ...current, isPremium: checked, price: checked ? current.price : '0' }))}
-      />
-      <div className="flex justify-end gap-2">
+    // The fields scroll and the buttons stay below them: with Premium's price and the messages, the form is
+    // taller than its dialog on a 1280×800 screen, and Cancel and Create were cut off at the bottom.
+    <form onSubmit={(event) => void submit(event)} noValidate className="flex min-h-0 flex-1 flex-col gap-4">
+      <div className="-mx-6 -my-1 grid min-h-0 gap-4 overflow-y-auto px-6 py-1">
+        <TemplateBasicFields
+          values={values}
+          errors={errors}
+          onChange={set}
+          categories={QUICK_FORM_CATEGORIES}
+          ageRanges={QUICK_FORM_AGE_RANGES}
+          durationMin={0}
+          durationStep={1}
+          durationInputMode="numeric"
+        />
+        <TextField label="Thumbnail URL" value={values.thumbnailUrl} error={errors.thumbnailUrl} onChange={(event) => set('thumbnailUrl', event.target.value)} />
+        <TextField label="Video URL" value={values.videoUrl} error={errors.videoUrl} onChange={(event) => set('videoUrl', event.target.value)} />
+        <TemplateFlagFields
+          values={values}
+          errors={errors}
+          onChange={set}
+          onPremiumChange={(checked) => setValues((current) => ({ ...current, isPremium: checked, price: checked ? current.price : '0' }))}
+        />
+      </div>
+      <div className="-mx-6 flex justify-end gap-2 border-t px-6 pt-4">
         <Button type="button" variant="outline" onClick={onDone}>
           Cancel
         </Button>

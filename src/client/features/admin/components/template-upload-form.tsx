@@ -163,6 +163,7 @@ export function TemplateUploadForm({ onUploaded }: { onUploaded?(): void }) {
             id="template-thumbnail"
             type="file"
             accept={TEMPLATE_IMAGE_ACCEPT}
+            aria-invalid={errors.thumbnail ? true : undefined}
             aria-describedby="template-thumbnail-hint template-thumbnail-error"
             onChange={(event) => chooseThumbnail(event.target.files?.[0])}
             className="w-full min-w-0 text-sm file:mr-3 file:rounded-md file:border-0 file:bg-secondary file:px-3 file:py-1.5 file:font-medium"

@@ -1,36 +1,53 @@
 // User Management tab (spec 02 §2): every user with their role, subscription status and plan, each
 // changed on the spot, and deleted after a confirmation that says what goes (issue 17). The server
-// refuses what it must (the last admin, values outside the sets).
+// refuses what it must (the last admin, values outside the sets). Below the lg breakpoint each user is a
+// card with every field labelled: a table scrolled sideways showed a phone only its Role column (issue 20).
 import { Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { SUBSCRIPTION_STATUS_LABELS } from '@shared/admin-rules';
 import { ROLES, SUBSCRIPTION_STATUSES, type AdminUser, type Role, type SubscriptionStatus } from '@shared/api-types';
 import { PLANS, type PlanId } from '@shared/plans';
 import { PRIVACY_MESSAGES } from '@shared/privacy';
 import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@client/components/ui/dialog';
+import { ConfirmDeleteDialog } from '@client/components/ui/confirm-dialog';
 import { NativeSelect } from '@client/components/ui/native-select';
 import { Skeleton } from '@client/components/ui/skeleton';
+import { cn } from '@client/lib/utils';
 import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { useAdminUsers, useUpdateAdminUser } from '../api/use-admin-users';
 import { useDeleteUser } from '../api/use-delete-user';
+
+/** A cell: a labelled row of the card on a phone, a table cell from lg up (where the header names it). */
+function Cell({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <td className={cn('grid grid-cols-[5.5rem_minmax(0,1fr)] items-center gap-3 lg:table-cell lg:py-3 lg:pr-4', className)}>
+      <span aria-hidden="true" className="text-xs text-muted-foreground lg:hidden">
+        {label}
+      </span>
+      {children}
+    </td>
+  );
+}
 
 function UserRow({ user, isSelf, onDelete }: { user: AdminUser; isSelf: boolean; onDelete: (user: AdminUser) => void }) {
   const update = useUpdateAdminUser();
   const busy = update.isPending;
   const who = user.displayName || user.username;
   return (
-    <tr className="border-t align-middle" data-testid={`user-row-${user.username}`}>
-      <td className="py-3 pr-4">
-        <div className="font-medium">
+    <tr
+      className="relative grid gap-2 rounded-xl border p-3 align-middle lg:table-row lg:rounded-none lg:border-x-0 lg:border-b-0 lg:p-0"
+      data-testid={`user-row-${user.username}`}
+    >
+      <td className="min-w-0 pr-10 lg:table-cell lg:py-3 lg:pr-4">
+        <div className="font-medium break-words">
           {who} {isSelf && <Badge variant="outline">You</Badge>}
         </div>
-        <div className="text-xs text-muted-foreground">
+        <div className="text-xs break-all text-muted-foreground">
           {user.username} · {user.email}
         </div>
       </td>
-      <td className="py-3 pr-4">
+      <Cell label="Role">
         <NativeSelect
           aria-label={`Role of ${user.username}`}
           value={user.role}
@@ -43,8 +60,8 @@ function UserRow({ user, isSelf, onDelete }: { user: AdminUser; isSelf: boolean;
             </option>
           ))}
         </NativeSelect>
-      </td>
-      <td className="py-3 pr-4">
+      </Cell>
+      <Cell label="Subscription">
         <NativeSelect
           aria-label={`Subscription status of ${user.username}`}
           value={user.subscriptionStatus}
@@ -59,8 +76,8 @@ function UserRow({ user, isSelf, onDelete }: { user: AdminUser; isSelf: boolean;
             </option>
           ))}
         </NativeSelect>
-      </td>
-      <td className="py-3 pr-4">
+      </Cell>
+      <Cell label="Plan">
         <NativeSelect
           aria-label={`Plan of ${user.username}`}
           value={user.plan}
@@ -73,9 +90,11 @@ function UserRow({ user, isSelf, onDelete }: { user: AdminUser; isSelf: boolean;
             </option>
           ))}
         </NativeSelect>
-      </td>
-      <td className="py-3 pr-4 text-sm whitespace-nowrap text-muted-foreground">{new Date(user.createdAt).toLocaleDateString()}</td>
-      <td className="py-3 text-right">
+      </Cell>
+      <Cell label="Joined" className="text-sm whitespace-nowrap text-muted-foreground">
+        <span>{new Date(user.createdAt).toLocaleDateString()}</span>
+      </Cell>
+      <td className="absolute top-1.5 right-1.5 lg:static lg:table-cell lg:py-3 lg:text-right">
         {/* An admin's own account is deleted from the profile, with its password. */}
         {!isSelf && (
           <Button variant="ghost" size="icon" aria-label={`Delete ${user.username}`} onClick={() => onDelete(user)}>
@@ -92,14 +111,21 @@ export function UserManagement() {
   const { user: me } = useCurrentUser();
   const [deleting, setDeleting] = useState<AdminUser>();
   const remove = useDeleteUser();
+  // The row's Delete button goes with the account: the focus lands on the table's heading.
+  const headingRef = useRef<HTMLHeadingElement>(null);
   if (error) return <p className="text-destructive">{error.message}</p>;
   return (
-    <div className="overflow-x-auto rounded-2xl border bg-card p-4 md:p-6">
-      <h2 className="text-lg font-semibold">Users</h2>
-      <p className="text-sm text-muted-foreground">Change a user's role, subscription status or plan. Changes save at once.</p>
-      <table className="mt-4 w-full min-w-[44rem] text-left text-sm">
+    <div className="rounded-2xl border bg-card p-4 md:p-6">
+      <h2 ref={headingRef} tabIndex={-1} className="text-lg font-semibold outline-none">
+        Users
+      </h2>
+      <p className="text-sm text-muted-foreground">
+        Change a user's role, subscription status or plan. The subscription is what they pay for; the plan sets their
+        limits. Changes save at once.
+      </p>
+      <table className="mt-4 block w-full text-left text-sm lg:table">
         <caption className="sr-only">Users</caption>
-        <thead className="text-xs tracking-wide text-muted-foreground uppercase">
+        <thead className="sr-only text-xs tracking-wide text-muted-foreground uppercase lg:not-sr-only lg:table-header-group">
           <tr>
             <th scope="col" className="pb-2 font-medium">User</th>
             <th scope="col" className="pb-2 font-medium">Role</th>
@@ -111,11 +137,11 @@ export function UserManagement() {
             </th>
           </tr>
         </thead>
-        <tbody>
+        <tbody className="grid gap-3 sm:grid-cols-2 lg:table-row-group">
           {isLoading
             ? [0, 1, 2].map((row) => (
-                <tr key={row} className="border-t">
-                  <td colSpan={6} className="py-3">
+                <tr key={row} className="block lg:table-row lg:border-t">
+                  <td colSpan={6} className="block lg:table-cell lg:py-3">
                     <Skeleton className="h-8 w-full" />
                   </td>
                 </tr>
@@ -124,26 +150,16 @@ export function UserManagement() {
         </tbody>
       </table>
 
-      <Dialog open={deleting !== undefined} onOpenChange={(open) => !open && setDeleting(undefined)}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Delete Account</DialogTitle>
-            <DialogDescription>{deleting && PRIVACY_MESSAGES.adminDeleteConfirm(deleting.username)}</DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setDeleting(undefined)}>
-              Cancel
-            </Button>
-            <Button
-              variant="destructive"
-              disabled={remove.isPending}
-              onClick={() => deleting && remove.mutate(deleting, { onSettled: () => setDeleting(undefined) })}
-            >
-              Delete account
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDeleteDialog
+        open={deleting !== undefined}
+        title="Delete Account"
+        question={deleting ? PRIVACY_MESSAGES.adminDeleteConfirm(deleting.username) : ''}
+        confirmLabel="Delete account"
+        pending={remove.isPending}
+        onCancel={() => setDeleting(undefined)}
+        onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(undefined) })}
+        focusAfterDelete={headingRef}
+      />
     </div>
   );
 }

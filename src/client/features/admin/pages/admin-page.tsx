@@ -28,14 +28,13 @@ export default function AdminPage() {
         </Button>
       </div>
       <Tabs defaultValue="users" className="mt-8">
-        <div className="overflow-x-auto">
-          <TabsList>
-            <TabsTrigger value="users">User Management</TabsTrigger>
-            <TabsTrigger value="templates">Video Templates</TabsTrigger>
-            <TabsTrigger value="subscriptions">Subscriptions</TabsTrigger>
-            <TabsTrigger value="analytics">Analytics</TabsTrigger>
-          </TabsList>
-        </div>
+        {/* Two rows of two on a phone: in one row scrolled sideways, 'Subsc…' was cut and Analytics hidden. */}
+        <TabsList className="grid h-auto w-full grid-cols-2 sm:inline-flex sm:h-11 sm:w-auto">
+          <TabsTrigger value="users">User Management</TabsTrigger>
+          <TabsTrigger value="templates">Video Templates</TabsTrigger>
+          <TabsTrigger value="subscriptions">Subscriptions</TabsTrigger>
+          <TabsTrigger value="analytics">Analytics</TabsTrigger>
+        </TabsList>
         <TabsContent value="users" className="mt-6">
           <UserManagement />
         </TabsContent>

@@ -3,6 +3,7 @@ import type { CurrentUser } from '@shared/api-types';
 import type { LoginRequest } from '@shared/validation';
 import { apiRequest } from '@client/lib/api';
 import { toast } from '@client/components/ui/use-toast';
+import { forgetNewAccount } from '../lib/session-hints';
 import { currentUserQueryKey } from './use-current-user';
 
 export function login(credentials: LoginRequest): Promise<CurrentUser> {
@@ -14,6 +15,7 @@ export function useLogin() {
   return useMutation({
     mutationFn: login,
     onSuccess: (user) => {
+      forgetNewAccount();
       queryClient.setQueryData(currentUserQueryKey, user);
       toast({ title: 'Login successful', description: `Welcome back, ${user.displayName}!` });
     },

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { apiRequest } from '@client/lib/api';
 import { toast } from '@client/components/ui/use-toast';
+import { forgetNewAccount } from '../lib/session-hints';
 import { currentUserQueryKey } from './use-current-user';
 
 export function logout(): Promise<void> {
@@ -14,6 +15,7 @@ export function useLogout() {
   return useMutation({
     mutationFn: logout,
     onSuccess: () => {
+      forgetNewAccount();
       // Both changes land in the same render, so the guarded page never redirects to /auth on the way out.
       queryClient.setQueryData(currentUserQueryKey, null);
       navigate('/landing');

@@ -3,6 +3,7 @@ import type { CurrentUser } from '@shared/api-types';
 import type { RegisterRequest } from '@shared/validation';
 import { apiRequest } from '@client/lib/api';
 import { toast } from '@client/components/ui/use-toast';
+import { rememberNewAccount } from '../lib/session-hints';
 import { currentUserQueryKey } from './use-current-user';
 
 /** Sends the registration fields; confirmPassword stays in the form. */
@@ -16,6 +17,7 @@ export function useRegister() {
   return useMutation({
     mutationFn: register,
     onSuccess: (user) => {
+      rememberNewAccount(user.id);
       queryClient.setQueryData(currentUserQueryKey, user);
       toast({
         title: 'Registration successful',

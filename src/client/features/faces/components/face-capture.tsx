@@ -105,6 +105,20 @@ function CameraCapture({ value, onChange }: FaceCaptureProps) {
   );
 }
 
+/**
+ * True when the browser can draw the file as a picture. The type comes from the file's name, so a text
+ * file named .jpg passes the type check and showed 'ready to save' over a broken preview.
+ */
+async function decodes(file: File): Promise<boolean> {
+  try {
+    const bitmap = await createImageBitmap(file);
+    bitmap.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function UploadCapture({ value, onChange }: FaceCaptureProps) {
   const inputId = useId();
 
@@ -112,6 +126,7 @@ function UploadCapture({ value, onChange }: FaceCaptureProps) {
     if (!file) return;
     if (!file.type.startsWith('image/')) return notifyError(MEDIA_MESSAGES.invalidImageType);
     if (file.size > MEDIA_LIMITS.imageMaxBytes) return notifyError(MEDIA_MESSAGES.imageTooLarge);
+    if (!(await decodes(file))) return notifyError(MEDIA_MESSAGES.invalidImageType);
     onChange(await blobToDataUrl(file));
     notifySuccess('Image uploaded', 'Your photo is ready to save.');
   }

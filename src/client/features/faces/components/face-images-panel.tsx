@@ -1,14 +1,16 @@
 // A person's face images: add by camera or upload, add a face video (its faces are extracted in the
-// background and appear here as they are stored), set the default, delete. Adding asks for the person's
-// consent first when none is recorded.
+// background and appear here as they are stored), set the default, delete (asked first: it is biometric
+// data). Adding asks for the person's consent first when none is recorded.
 import { Camera, Film, ScanFace, Star, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { FACE_ANALYSIS_MESSAGES } from '@shared/face-analysis';
-import type { Person } from '@shared/api-types';
+import type { FaceImage, Person } from '@shared/api-types';
+import { deleteFaceImageQuestion } from '@shared/media-rules';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
+import { ConfirmDeleteDialog } from '@client/components/ui/confirm-dialog';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { useConsentGate } from '@client/features/people/components/use-consent-gate';
 import { useDeleteFaceImage } from '../api/use-delete-face-image';
@@ -27,6 +29,8 @@ export function FaceImagesPanel({ person }: { person: Person }) {
   const setDefault = useSetDefaultFaceImage();
   const remove = useDeleteFaceImage();
   const [dialog, setDialog] = useState<'image' | 'video' | null>(null);
+  const [deleting, setDeleting] = useState<FaceImage | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const consent = useConsentGate();
   const images = faceImages.data ?? [];
   const videos = faceVideos.data ?? [];
@@ -34,7 +38,9 @@ export function FaceImagesPanel({ person }: { person: Person }) {
   return (
     <div className="grid gap-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h3 className="text-lg font-semibold">{person.name}&apos;s Face Images</h3>
+        <h3 ref={headingRef} tabIndex={-1} className="text-lg font-semibold outline-none">
+          {person.name}&apos;s Face Images
+        </h3>
         <div className="grid w-full grid-cols-1 gap-2 min-[420px]:flex min-[420px]:w-auto min-[420px]:flex-wrap">
           <Button variant="outline" asChild>
             <Link href={`/face-training/${person.id}`}>
@@ -127,7 +133,7 @@ export function FaceImagesPanel({ person }: { person: Person }) {
                   aria-label={`Delete ${image.name}`}
                   title="Delete"
                   disabled={remove.isPending}
-                  onClick={() => remove.mutate(image)}
+                  onClick={() => setDeleting(image)}
                 >
                   <Trash2 aria-hidden="true" />
                 </Button>
@@ -145,6 +151,16 @@ export function FaceImagesPanel({ person }: { person: Person }) {
         onOpenChange={(open) => setDialog(open ? 'image' : null)}
       />
       <AddFaceVideoDialog person={person} open={dialog === 'video'} onOpenChange={(open) => setDialog(open ? 'video' : null)} />
+      <ConfirmDeleteDialog
+        open={deleting !== null}
+        title="Delete Face Photo"
+        question={deleteFaceImageQuestion(deleting?.name ?? '')}
+        confirmLabel="Delete Photo"
+        pending={remove.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(null) })}
+        focusAfterDelete={headingRef}
+      />
       {consent.dialog}
     </div>
   );

@@ -2,7 +2,7 @@
 // for each of the five expressions in turn, then completed. Each approved clip is uploaded as a face video.
 import { useQueryClient } from '@tanstack/react-query';
 import { Camera, Check, CheckCircle2, Circle, RotateCcw, ThumbsUp, Video } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Person } from '@shared/api-types';
 import { FACE_EXPRESSIONS, MEDIA_LIMITS, MEDIA_MESSAGES } from '@shared/media-rules';
 import { Badge } from '@client/components/ui/badge';
@@ -85,6 +85,23 @@ function FaceTrainingSession({
   const uploading = uploadProgress !== null;
 
   useEffect(() => onBusyChange(phase === 'recording' || uploading), [phase, uploading, onBusyChange]);
+
+  // Each step starts at the guide's top: on a phone the parent scrolled down to 'Set Up Camera', and the
+  // next step opened there, with the guide's title and close button out of sight. The button pressed is
+  // gone, so the focus goes to the step's first button (or its heading) rather than the dialog's frame.
+  const stepRef = useRef<HTMLDivElement>(null);
+  const shownStep = useRef(`${phase}:${index}`);
+  useLayoutEffect(() => {
+    const step = stepRef.current;
+    if (!step || shownStep.current === `${phase}:${index}`) return;
+    shownStep.current = `${phase}:${index}`;
+    const dialog = step.closest<HTMLElement>('[role="dialog"]');
+    dialog?.scrollTo({ top: 0 });
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== dialog) return;
+    const next = step.querySelector<HTMLElement>('[data-step-actions] button:enabled') ?? step.querySelector<HTMLElement>('[data-step-heading]');
+    next?.focus({ preventScroll: true });
+  }, [phase, index]);
 
   // Closing mid-clip stops the recorder and its timer; the camera hook releases the camera itself.
   useEffect(
@@ -211,7 +228,7 @@ function FaceTrainingSession({
 
   if (phase === 'intro') {
     return (
-      <div className="grid gap-5">
+      <div ref={stepRef} className="grid gap-5">
         <p className="text-muted-foreground">
           Find a bright spot, face the light and keep your whole face in the frame. For each expression you&apos;ll see
           what to do, then the camera records for {MEDIA_LIMITS.faceClipSeconds} seconds. It takes about 5 minutes.
@@ -228,11 +245,13 @@ function FaceTrainingSession({
 
   if (phase === 'completed') {
     return (
-      <div className="grid justify-items-center gap-4 py-6 text-center">
+      <div ref={stepRef} className="grid justify-items-center gap-4 py-6 text-center">
         <span className="flex size-16 items-center justify-center rounded-full bg-secondary text-primary">
           <CheckCircle2 className="size-9" aria-hidden="true" />
         </span>
-        <h3 className="text-xl font-semibold">Face training complete!</h3>
+        <h3 data-step-heading tabIndex={-1} className="text-xl font-semibold outline-none">
+          Face training complete!
+        </h3>
         <p className="max-w-md text-muted-foreground">
           All five expressions are uploaded. We&apos;re extracting {person.name}&apos;s best face images from them now;
           they will appear in the face collection shortly.
@@ -249,7 +268,7 @@ function FaceTrainingSession({
   const remaining = Math.ceil((CLIP_MS - elapsedMs) / 1000);
 
   return (
-    <div className="grid gap-5 md:grid-cols-[1fr_16rem]">
+    <div ref={stepRef} className="grid gap-5 md:grid-cols-[1fr_16rem]">
       <div className="grid content-start gap-4">
         <div className="relative aspect-video overflow-hidden rounded-2xl bg-foreground/90">
           <video
@@ -304,7 +323,7 @@ function FaceTrainingSession({
           </div>
         )}
 
-        <div className="flex flex-wrap gap-3">
+        <div data-step-actions className="flex flex-wrap gap-3">
           {phase === 'camera-setup' && (
             <Button size="lg" onClick={startRecording} disabled={camera.state !== 'on'}>
               <Video aria-hidden="true" /> Start Recording
@@ -333,7 +352,9 @@ function FaceTrainingSession({
           <Badge variant="secondary">
             Expression {index + 1} of {FACE_EXPRESSIONS.length}
           </Badge>
-          <h3 className="mt-2 text-lg font-semibold">{guide.title}</h3>
+          <h3 data-step-heading tabIndex={-1} className="mt-2 text-lg font-semibold outline-none">
+            {guide.title}
+          </h3>
           <p className="mt-1 text-sm">{reviewing ? 'Watch your clip. Is your face clear and well lit the whole time?' : guide.instructions}</p>
         </div>
         <ExpressionList current={index} />

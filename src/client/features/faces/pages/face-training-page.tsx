@@ -104,7 +104,9 @@ export default function FaceTrainingPage({ personId }: { personId: number }) {
         </Button>
       </div>
 
-      <div className="mt-8 grid items-start gap-6 md:grid-cols-2">
+      {/* One bounded column on a phone: an auto column took the width of the widest unbreakable line (the
+          empty collection's button) and the cards were 16 px wider than the screen. */}
+      <div className="mt-8 grid grid-cols-1 items-start gap-6 md:grid-cols-2">
         <Card>
           <CardHeader>
             <CardTitle className="flex items-center gap-2">
@@ -164,11 +166,11 @@ export default function FaceTrainingPage({ personId }: { personId: number }) {
           </CardHeader>
           <CardContent>
             {preview.length === 0 ? (
-              <div className="grid justify-items-center gap-2 rounded-2xl border border-dashed bg-muted/40 p-8 text-center">
+              <div className="grid justify-items-center gap-2 rounded-2xl border border-dashed bg-muted/40 p-6 text-center sm:p-8">
                 <ScanFace className="size-10 text-muted-foreground" aria-hidden="true" />
                 <p className="font-semibold">No face images available yet.</p>
                 <p className="text-sm text-muted-foreground">Start face training to add some!</p>
-                <Button variant="outline" asChild className="mt-2">
+                <Button variant="outline" asChild className="mt-2 h-auto min-h-10 whitespace-normal">
                   <Link href="/people">Back to People Management</Link>
                 </Button>
               </div>

@@ -1,8 +1,9 @@
-import { ArrowRight, Film, Plus, UserPlus, Video } from 'lucide-react';
+import { ArrowRight, Film, LayoutDashboard, Plus, UserPlus, Video } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button } from '@client/components/ui/button';
 import { Card } from '@client/components/ui/card';
 import { useCurrentUser } from '@client/features/auth/api/use-current-user';
+import { isNewAccount } from '@client/features/auth/lib/session-hints';
 import { FeaturedTemplatesGrid } from '@client/features/templates/components/featured-templates-grid';
 import { useProcessedVideos } from '@client/features/videos/api/use-processed-videos';
 import { ProcessedVideoCard, ProcessedVideoCardSkeleton } from '@client/features/videos/components/processed-video-card';
@@ -56,9 +57,33 @@ function RecentVideos({ userId }: { userId: number | undefined }) {
   );
 }
 
+/** Told once, to the first account of an installation: it became the admin without asking (decisions page). */
+function FirstAdminNote() {
+  return (
+    <div role="note" aria-labelledby="first-admin-title" className="mt-6 flex max-w-2xl flex-col gap-3 rounded-2xl border border-primary/25 bg-card/80 p-4 sm:flex-row sm:items-center">
+      <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-primary/10 text-primary">
+        <LayoutDashboard className="size-5" aria-hidden="true" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <p id="first-admin-title" className="font-semibold">
+          You are the admin of this FamilyStar
+        </p>
+        <p className="text-sm text-muted-foreground">
+          As its first account, you manage its users and the template library. Later accounts are parents like any other.
+        </p>
+      </div>
+      <Button variant="outline" asChild className="shrink-0">
+        <Link href="/admin">Admin Dashboard</Link>
+      </Button>
+    </div>
+  );
+}
+
 export default function HomePage() {
   useDocumentTitle('Home');
-  const { user } = useCurrentUser();
+  const { user, isAdmin } = useCurrentUser();
+  // A new account (made in this tab) is welcomed, not welcomed back; the first one is told it is the admin.
+  const isNew = user !== null && isNewAccount(user.id);
 
   return (
     <div className="container-page grid gap-12 py-8 md:py-10">
@@ -68,11 +93,14 @@ export default function HomePage() {
       >
         <div>
           <h1 id="greeting" className="text-3xl font-bold tracking-tight sm:text-4xl">
-            Welcome back, {user?.displayName}!
+            {isNew ? `Welcome to FamilyStar, ${user.displayName}!` : `Welcome back, ${user?.displayName}!`}
           </h1>
           <p className="mt-2 max-w-xl text-lg text-muted-foreground">
-            What will your little one learn today? Make a new video or add someone special to star in it.
+            {isNew
+              ? 'Start by adding someone special, a parent or a grandparent, then pick a video for them to star in.'
+              : 'What will your little one learn today? Make a new video or add someone special to star in it.'}
           </p>
+          {isNew && isAdmin && <FirstAdminNote />}
           <div className="mt-6 flex flex-wrap gap-3">
             <Button size="lg" asChild>
               <Link href="/process/new">

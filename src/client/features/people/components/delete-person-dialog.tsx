@@ -1,7 +1,5 @@
-import { Trash2 } from 'lucide-react';
 import type { Person } from '@shared/api-types';
-import { Button } from '@client/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@client/components/ui/dialog';
+import { ConfirmDeleteDialog } from '@client/components/ui/confirm-dialog';
 
 interface DeletePersonDialogProps {
   person: Person | null;
@@ -12,24 +10,14 @@ interface DeletePersonDialogProps {
 
 export function DeletePersonDialog({ person, pending, onOpenChange, onConfirm }: DeletePersonDialogProps) {
   return (
-    <Dialog open={person !== null} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-md" role="alertdialog">
-        <DialogHeader>
-          <DialogTitle>Delete {person?.name}?</DialogTitle>
-          <DialogDescription>
-            This permanently deletes {person?.name} together with all their face images, face videos and voice
-            recordings. It cannot be undone.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="button" variant="destructive" disabled={pending} onClick={() => person && onConfirm(person)}>
-            <Trash2 aria-hidden="true" /> {pending ? 'Deleting…' : 'Delete Person'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDeleteDialog
+      open={person !== null}
+      title={`Delete ${person?.name}?`}
+      question={`This permanently deletes ${person?.name} together with all their face images, face videos and voice recordings. It cannot be undone.`}
+      confirmLabel="Delete Person"
+      pending={pending}
+      onCancel={() => onOpenChange(false)}
+      onConfirm={() => person && onConfirm(person)}
+    />
   );
 }

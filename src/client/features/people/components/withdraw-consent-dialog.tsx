@@ -4,8 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ShieldOff } from 'lucide-react';
 import { useEffect } from 'react';
 import type { Person } from '@shared/api-types';
-import { Button } from '@client/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@client/components/ui/dialog';
+import { ConfirmDeleteDialog } from '@client/components/ui/confirm-dialog';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { usePersonFaceImages } from '@client/features/faces/api/use-person-face-images';
 import { usePersonFaceVideos } from '@client/features/faces/api/use-person-face-videos';
@@ -24,42 +23,30 @@ interface WithdrawConsentDialogProps {
 export function WithdrawConsentDialog({ person, pending, onOpenChange, onConfirm }: WithdrawConsentDialogProps) {
   const counts = useWithdrawalCounts(person);
   return (
-    <Dialog open={person !== null} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-md" role="alertdialog">
-        <DialogHeader>
-          <DialogTitle>Withdraw consent for {person?.name}?</DialogTitle>
-          {counts.data && person ? (
-            <DialogDescription>{withdrawalWarning(person.name, counts.data)}</DialogDescription>
-          ) : counts.error ? (
-            <DialogDescription>
-              All of {person?.name}&apos;s face photos, face clips, voice recordings and the videos made with them will be
-              deleted. {person?.name}&apos;s profile stays. This cannot be undone.
-            </DialogDescription>
-          ) : (
-            <DialogDescription asChild>
-              <div className="grid gap-2 pt-1" aria-busy="true">
-                <span className="sr-only">Counting what will be deleted…</span>
-                <Skeleton className="h-4 w-full" />
-                <Skeleton className="h-4 w-2/3" />
-              </div>
-            </DialogDescription>
-          )}
-        </DialogHeader>
-        <DialogFooter>
-          <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button
-            type="button"
-            variant="destructive"
-            disabled={pending || (!counts.data && !counts.error)}
-            onClick={() => person && onConfirm(person)}
-          >
-            <ShieldOff aria-hidden="true" /> {pending ? 'Withdrawing…' : 'Withdraw consent'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDeleteDialog
+      open={person !== null}
+      title={`Withdraw consent for ${person?.name}?`}
+      question={
+        counts.data && person ? (
+          withdrawalWarning(person.name, counts.data)
+        ) : counts.error ? (
+          `All of ${person?.name}'s face photos, face clips, voice recordings and the videos made with them will be deleted. ${person?.name}'s profile stays. This cannot be undone.`
+        ) : (
+          <div className="grid gap-2 pt-1" aria-busy="true">
+            <span className="sr-only">Counting what will be deleted…</span>
+            <Skeleton className="h-4 w-full" />
+            <Skeleton className="h-4 w-2/3" />
+          </div>
+        )
+      }
+      confirmLabel="Withdraw consent"
+      icon={ShieldOff}
+      pending={pending}
+      pendingLabel="Withdrawing…"
+      ready={counts.data !== undefined || counts.error !== null}
+      onCancel={() => onOpenChange(false)}
+      onConfirm={() => person && onConfirm(person)}
+    />
   );
 }
 

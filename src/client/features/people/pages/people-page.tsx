@@ -70,7 +70,7 @@ export default function PeoplePage() {
         </Button>
       </div>
 
-      <div className="mt-8 grid items-start gap-6 lg:grid-cols-[20rem_1fr]">
+      <div className="mt-8 grid grid-cols-1 items-start gap-6 lg:grid-cols-[20rem_minmax(0,1fr)]">
         <Card className="p-3" aria-labelledby="people-list-title">
           <div className="flex items-baseline justify-between px-3 pt-2 pb-3">
             <h2 id="people-list-title" className="font-semibold">

@@ -1,11 +1,17 @@
 import { Film } from 'lucide-react';
 import { FEATURED_PLACEHOLDERS } from '@shared/constants';
+import { useDemoLibraryPreparing } from '../api/use-demo-status';
 import { useFeaturedTemplates } from '../api/use-featured-templates';
+import { DemoPreparingNote } from './demo-preparing-note';
 import { FeaturedTemplateCard, FeaturedTemplateCardSkeleton } from './featured-template-card';
 
-/** The featured templates: placeholders while loading, a friendly note when there are none. */
+/**
+ * The featured templates: placeholders while loading, a friendly note when there are none, and while a
+ * first start makes the demo library, that it is being prepared (it shows up without a reload).
+ */
 export function FeaturedTemplatesGrid() {
   const { data: templates, isLoading, isError } = useFeaturedTemplates();
+  const preparing = useDemoLibraryPreparing(templates?.length === 0);
 
   if (isLoading) {
     return (
@@ -16,6 +22,8 @@ export function FeaturedTemplatesGrid() {
       </div>
     );
   }
+
+  if (preparing) return <DemoPreparingNote />;
 
   if (isError || !templates || templates.length === 0) {
     return (

@@ -6,12 +6,15 @@ import { Link } from 'wouter';
 import { Button } from '@client/components/ui/button';
 import { PageSpinner } from '@client/components/ui/spinner';
 import { useDocumentTitle } from '@client/lib/use-document-title';
+import { useDemoLibraryPreparing } from '../api/use-demo-status';
 import { useFeaturedTemplates } from '../api/use-featured-templates';
 import { CastButton } from '../components/cast-button';
+import { DemoPreparingNote } from '../components/demo-preparing-note';
 
 export default function DemoPage() {
   useDocumentTitle('Demo');
   const { data: featured, isLoading } = useFeaturedTemplates();
+  const preparing = useDemoLibraryPreparing(featured?.length === 0);
   const videoRef = useRef<HTMLVideoElement>(null);
   const demo = featured?.find((template) => template.videoUrl && !template.isPremium) ?? featured?.find((template) => template.videoUrl);
 
@@ -26,6 +29,8 @@ export default function DemoPage() {
       <h1 className="mt-4 text-3xl font-bold tracking-tight">{demo ? demo.title : 'Demo'}</h1>
       {isLoading ? (
         <PageSpinner />
+      ) : !demo && preparing ? (
+        <DemoPreparingNote className="mt-6" />
       ) : !demo ? (
         <p className="mt-6 text-muted-foreground">No featured videos available.</p>
       ) : (

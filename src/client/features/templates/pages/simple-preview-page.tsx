@@ -1,11 +1,14 @@
 // Public preview (decisions page): /simple-preview?templateId=N plays the original of a free template.
-// Without a valid id, or for a template that is not public, it offers the featured templates instead.
+// Without a valid id, or for a template that is not public, it offers the featured templates instead. A
+// visitor is told what a signed-in user is: a premium original is not public, a missing one is not found.
 import { ArrowLeft, Crown, Wand2 } from 'lucide-react';
 import { Link, useSearch } from 'wouter';
+import { TEMPLATE_MESSAGES } from '@shared/template-rules';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
 import { PageSpinner } from '@client/components/ui/spinner';
+import { ApiError } from '@client/lib/api';
 import { formatDuration } from '@client/lib/utils';
 import { useDocumentTitle } from '@client/lib/use-document-title';
 import { useFeaturedTemplates } from '../api/use-featured-templates';
@@ -51,17 +54,17 @@ export default function SimplePreviewPage() {
 
   const playable = template && !template.isPremium && template.videoUrl;
   if (!playable) {
+    // Signed in, the template comes with its flag; a visitor's request is refused (403) for a premium one.
+    const premium = template?.isPremium || (error instanceof ApiError && error.status === 403);
     return (
       <div className="container-page py-8 md:py-10">
         <h1 className="text-3xl font-bold tracking-tight">Video Preview</h1>
         {templateId !== undefined && (
-          <Alert className="mt-6" variant={template?.isPremium ? 'default' : 'destructive'}>
-            {template?.isPremium && <Crown aria-hidden="true" />}
-            <AlertTitle>{template?.isPremium ? 'This is a premium template' : 'This video cannot be previewed'}</AlertTitle>
+          <Alert className="mt-6" variant={premium ? 'default' : 'destructive'}>
+            {premium && <Crown aria-hidden="true" />}
+            <AlertTitle>{premium ? 'This is a premium template' : 'This video cannot be previewed'}</AlertTitle>
             <AlertDescription>
-              {template?.isPremium
-                ? 'Premium originals are not shown publicly. Purchase it from the library to use it.'
-                : (error?.message ?? 'The template does not exist or has no video.')}
+              {premium ? TEMPLATE_MESSAGES.premiumOriginalNotPublic : (error?.message ?? 'The template does not exist or has no video.')}
             </AlertDescription>
           </Alert>
         )}

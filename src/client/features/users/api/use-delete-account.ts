@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { apiRequest } from '@client/lib/api';
 import { toast } from '@client/components/ui/use-toast';
 import { currentUserQueryKey } from '@client/features/auth/api/use-current-user';
+import { forgetSignedIn } from '@client/features/auth/lib/session-hints';
 
 export const ACCOUNT_DELETED = 'Your account and all its data were deleted.';
 
@@ -21,6 +22,7 @@ export function useDeleteAccount(userId: number) {
   return useMutation({
     mutationFn: (password: string) => deleteAccount(userId, password),
     onSuccess: () => {
+      forgetSignedIn();
       // Both changes land in the same render, so the guarded page never redirects to /auth on the way out.
       queryClient.setQueryData(currentUserQueryKey, null);
       navigate('/landing');

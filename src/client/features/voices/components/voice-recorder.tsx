@@ -1,6 +1,6 @@
 // The limited voice recorder: idle → recording (auto-stops at the maximum) → recorded (play, save, reset).
 import { Mic, Pause, Play, RotateCcw, Save, Square } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '@shared/media-rules';
 import { Button } from '@client/components/ui/button';
 import { Progress } from '@client/components/ui/progress';
@@ -38,6 +38,16 @@ export function VoiceRecorder({
   const [playing, setPlaying] = useState(false);
 
   useEffect(() => setPlaying(false), [recording]);
+
+  // Start, Stop and Reset each give way to other buttons (and the wizard's next step brings a new recorder):
+  // the focus moves on to the first of them instead of falling to <body> and the dialog's frame.
+  const controlsRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const controls = controlsRef.current;
+    const active = document.activeElement;
+    const lost = !active || active === document.body || (active !== controls && active.contains(controls));
+    if (controls && lost) controls.querySelector<HTMLButtonElement>('button:enabled')?.focus();
+  }, [status]);
 
   async function save() {
     if (!recording) return notifyError(noRecordingMessage);
@@ -98,7 +108,7 @@ export function VoiceRecorder({
           onEnded={() => setPlaying(false)}
         />
       )}
-      <div className="flex flex-wrap gap-2">
+      <div ref={controlsRef} className="flex flex-wrap gap-2">
         {status === 'idle' && (
           <Button type="button" onClick={() => void start()}>
             <Mic aria-hidden="true" /> Start Recording

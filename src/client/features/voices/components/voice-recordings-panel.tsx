@@ -1,14 +1,15 @@
 // A person's voice recordings (spec 01 §2): training, saved recordings with play/default/delete and what
-// their analysis found (the list polls while one is being analysed), and tips. Adding one asks for the
-// person's consent first when none is recorded.
+// their analysis found (the list polls while one is being analysed), and tips. Deleting one asks first (it
+// is biometric data); adding one asks for the person's consent first when none is recorded.
 import { Lightbulb, Mic, Plus, Star, Trash2, Wand2 } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'wouter';
-import type { Person } from '@shared/api-types';
-import { MEDIA_MESSAGES } from '@shared/media-rules';
+import type { Person, VoiceRecording } from '@shared/api-types';
+import { MEDIA_MESSAGES, deleteVoiceRecordingQuestion } from '@shared/media-rules';
 import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
+import { ConfirmDeleteDialog } from '@client/components/ui/confirm-dialog';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { formatDuration } from '@client/lib/utils';
 import { useConsentGate } from '@client/features/people/components/use-consent-gate';
@@ -25,13 +26,17 @@ export function VoiceRecordingsPanel({ person }: { person: Person }) {
   const setDefault = useSetDefaultVoiceRecording();
   const remove = useDeleteVoiceRecording();
   const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<VoiceRecording | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const consent = useConsentGate();
   const list = recordings.data ?? [];
 
   return (
     <div className="grid gap-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h3 className="text-lg font-semibold">{person.name}&apos;s Voice Recordings</h3>
+        <h3 ref={headingRef} tabIndex={-1} className="min-w-0 text-lg font-semibold break-words outline-none">
+          {person.name}&apos;s Voice Recordings
+        </h3>
         <div className="grid w-full grid-cols-1 gap-2 min-[420px]:flex min-[420px]:w-auto min-[420px]:flex-wrap">
           <Button variant="outline" asChild>
             <Link href={`/voice-training/${person.id}`}>
@@ -69,11 +74,14 @@ export function VoiceRecordingsPanel({ person }: { person: Person }) {
         ) : (
           <ul className="grid gap-2" aria-label="Saved recordings">
             {list.map((recording) => (
-              <li key={recording.id} className="grid gap-2 rounded-xl border bg-card p-3">
+              // min-w-0 and one bounded column: without them a recording's widest line (a long name such as
+              // 'Grandma Rose - Happy and Excited', unwrapped) set the list's width, 500–600 px on a phone.
+              <li key={recording.id} className="grid min-w-0 grid-cols-1 gap-2 rounded-xl border bg-card p-3">
                 <div className="flex items-center gap-3">
                   <AudioPlayButton src={recording.audioUrl} name={recording.name} />
                   <div className="min-w-0 flex-1">
-                    <p className="truncate font-medium">{recording.name}</p>
+                    {/* Wrapped, not cut: the wizard's names differ only at their end (… - Counting, … - Questions). */}
+                    <p className="font-medium break-words">{recording.name}</p>
                     <div className="mt-0.5 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
                       <span className="tabular-nums">{formatDuration(recording.duration)}</span>
                       {recordingKindLabel(recording.type) && <Badge variant="outline">{recordingKindLabel(recording.type)}</Badge>}
@@ -97,7 +105,7 @@ export function VoiceRecordingsPanel({ person }: { person: Person }) {
                     className="text-destructive hover:text-destructive"
                     aria-label={`Delete ${recording.name}`}
                     disabled={remove.isPending}
-                    onClick={() => remove.mutate(recording)}
+                    onClick={() => setDeleting(recording)}
                   >
                     <Trash2 aria-hidden="true" />
                   </Button>
@@ -122,6 +130,16 @@ export function VoiceRecordingsPanel({ person }: { person: Person }) {
       </aside>
 
       <AddVoiceRecordingDialog person={person} hasDefault={list.some((r) => r.isDefault)} open={adding} onOpenChange={setAdding} />
+      <ConfirmDeleteDialog
+        open={deleting !== null}
+        title="Delete Voice Recording"
+        question={deleteVoiceRecordingQuestion(deleting?.name ?? '')}
+        confirmLabel="Delete Recording"
+        pending={remove.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: () => setDeleting(null) })}
+        focusAfterDelete={headingRef}
+      />
       {consent.dialog}
     </div>
   );

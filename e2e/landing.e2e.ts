@@ -1,0 +1,89 @@
+// The landing page's How It Works tabs, our own WAI-ARIA tabs (components/ui/tabs.tsx): one tab stop,
+// arrow keys, Home and End move and select, the pointer selects, and one labelled panel is shown.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, launchBrowser, newPage, screenshot, startServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const PANEL_TITLES = {
+  'Create Profiles': 'Add the people your child loves',
+  'Customize Videos': 'Pick a lesson and who stars in it',
+  'Watch & Learn': 'Press play and learn together',
+} as const;
+type TabName = keyof typeof PANEL_TITLES;
+
+/** The selected tab, the focused element's name, and the one panel shown with the tab that labels it. */
+async function tabsState(page: Page) {
+  return page.evaluate(() => {
+    const tablist = document.querySelector('#how-it-works [role="tablist"]')!;
+    const tabs = [...tablist.querySelectorAll<HTMLElement>('[role="tab"]')];
+    const panels = [...document.querySelectorAll<HTMLElement>('#how-it-works [role="tabpanel"]')];
+    const labelledBy = panels.map((panel) => document.getElementById(panel.getAttribute('aria-labelledby') ?? '')?.textContent);
+    return {
+      selected: tabs.filter((tab) => tab.getAttribute('aria-selected') === 'true').map((tab) => tab.textContent),
+      tabStops: tabs.filter((tab) => tab.tabIndex === 0).length,
+      focused: document.activeElement?.textContent,
+      panels: panels.map((panel) => panel.querySelector('h3')?.textContent),
+      labelledBy,
+      controlsShownPanel: tabs.find((tab) => tab.getAttribute('aria-selected') === 'true')?.getAttribute('aria-controls') === panels[0]?.id,
+    };
+  });
+}
+
+async function expectSelected(page: Page, name: TabName) {
+  expect(await tabsState(page)).toEqual({
+    selected: [name],
+    tabStops: 1,
+    focused: expect.anything(),
+    panels: [PANEL_TITLES[name]],
+    labelledBy: [name],
+    controlsShownPanel: true,
+  });
+}
+
+describe('landing page', () => {
+  it('How It Works tabs follow the keyboard and the pointer', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    try {
+      await page.goto('/landing');
+      await page.getByRole('tab', { name: 'Create Profiles', selected: true }).waitFor();
+      await expectSelected(page, 'Create Profiles');
+
+      // The pointer selects.
+      await page.getByRole('tab', { name: 'Watch & Learn' }).click();
+      await expectSelected(page, 'Watch & Learn');
+
+      // Arrow keys move focus and select, wrapping at both ends; Home and End go to the ends.
+      await page.keyboard.press('ArrowRight');
+      await expectSelected(page, 'Create Profiles');
+      expect((await tabsState(page)).focused).toBe('Create Profiles');
+      await page.keyboard.press('ArrowLeft');
+      await expectSelected(page, 'Watch & Learn');
+      await page.keyboard.press('Home');
+      await expectSelected(page, 'Create Profiles');
+      await page.keyboard.press('End');
+      await expectSelected(page, 'Watch & Learn');
+      await page.keyboard.press('ArrowLeft');
+      await expectSelected(page, 'Customize Videos');
+
+      // One tab stop: Tab leaves the tablist for the panel.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tabpanel');
+      await screenshot(page, 'landing-how-it-works-tabs');
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+// Every page but the landing page is its own chunk (decision 005), so a visitor on /landing, /auth or
+// /about downloads none of the signed-in features (forms, Stripe, the admin tables). The pages export
+// default.
+import { lazyPage } from './lazy-page';
+
+export const pages = {
+  auth: lazyPage(() => import('@client/features/auth/pages/auth-page')),
+  home: lazyPage(() => import('@client/features/home/pages/home-page')),
+  profile: lazyPage(() => import('@client/features/users/pages/profile-page')),
+  library: lazyPage(() => import('@client/features/templates/pages/library-page')),
+  simplePreview: lazyPage(() => import('@client/features/templates/pages/simple-preview-page')),
+  process: lazyPage(() => import('@client/features/videos/pages/process-page')),
+  player: lazyPage(() => import('@client/features/videos/pages/player-page')),
+  saved: lazyPage(() => import('@client/features/videos/pages/saved-videos-page')),
+  uploadTest: lazyPage(() => import('@client/features/videos/pages/upload-test-page')),
+  voiceOnly: lazyPage(() => import('@client/features/videos/pages/voice-only-page')),
+  demo: lazyPage(() => import('@client/features/templates/pages/demo-page')),
+  people: lazyPage(() => import('@client/features/people/pages/people-page')),
+  checkout: lazyPage(() => import('@client/features/payments/pages/checkout-page')),
+  voiceTraining: lazyPage(() => import('@client/features/voices/pages/voice-training-page')),
+  faceTraining: lazyPage(() => import('@client/features/faces/pages/face-training-page')),
+  admin: lazyPage(() => import('@client/features/admin/pages/admin-page')),
+  adminVideos: lazyPage(() => import('@client/features/admin/pages/admin-videos-page')),
+  about: lazyPage(() => import('@client/features/info/pages/about-page')),
+  terms: lazyPage(() => import('@client/features/info/pages/terms-page')),
+  privacy: lazyPage(() => import('@client/features/info/pages/privacy-page')),
+  contact: lazyPage(() => import('@client/features/info/pages/contact-page')),
+  notFound: lazyPage(() => import('./not-found-page')),
+};
+
+type AnyPage = { preload(): Promise<unknown> };
+
+// The page an address leads to, by its first segment (the route table in router.tsx has the details).
+const PAGE_BY_SEGMENT: Record<string, AnyPage> = {
+  '': pages.home,
+  auth: pages.auth,
+  profile: pages.profile,
+  library: pages.library,
+  'video-library': pages.library,
+  'simple-preview': pages.simplePreview,
+  process: pages.process,
+  'video-processor': pages.process,
+  player: pages.player,
+  preview: pages.player,
+  saved: pages.saved,
+  'upload-test': pages.uploadTest,
+  'voice-only': pages.voiceOnly,
+  demo: pages.demo,
+  people: pages.people,
+  checkout: pages.checkout,
+  'voice-training': pages.voiceTraining,
+  'face-training': pages.faceTraining,
+  admin: pages.admin,
+  about: pages.about,
+  terms: pages.terms,
+  privacy: pages.privacy,
+  contact: pages.contact,
+};
+
+/** The page shown at an address of this app (a path such as "/people" or "/admin/videos"), if any. */
+export function pageForPath(pathname: string): AnyPage | undefined {
+  if (pathname === '/admin/videos') return pages.adminVideos;
+  const segment = pathname.split('/')[1] ?? '';
+  return Object.hasOwn(PAGE_BY_SEGMENT, segment) ? PAGE_BY_SEGMENT[segment] : undefined;
+}
