@@ -14,6 +14,7 @@ benches['voice-analysis'] = () => import('./voice-analysis.bench').then((bench) 
 benches.render = () => import('./render.bench').then((bench) => bench.benchRender());
 benches['voice-conversion'] = () => import('./voice-conversion.bench').then((bench) => bench.benchVoiceConversion());
 benches.voices = () => import('./voices.bench').then((bench) => bench.benchVoices());
+benches.load = () => import('./load.bench').then((bench) => bench.benchLoad());
 
 const results: Record<string, unknown> = {
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },

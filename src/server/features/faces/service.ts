@@ -1,7 +1,7 @@
 // Face images and face videos of a person: stored files checked by content (media/ingest.ts), rows
 // that keep the file's URL, one default face image per person (people/defaults.ts).
 import { stat } from 'node:fs/promises';
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt } from 'drizzle-orm';
 import type { FaceImage, FaceVideo } from '../../../shared/api-types';
 import { FACE_ANALYSIS_MESSAGES, isTurnedAway } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
@@ -23,8 +23,17 @@ import { clearDefault, promoteNewest, shouldBecomeDefault, withPersonLocked } fr
 export type FaceImageRow = typeof faceImages.$inferSelect;
 export type FaceVideoRow = typeof faceVideos.$inferSelect;
 
+/** A face image as the API lists it: without the embedding, which the browser never gets. */
+export type ListedFaceImageRow = Omit<FaceImageRow, 'faceEmbedding'>;
+
+/**
+ * Every column but the embedding: 1024 numbers (~20 KB of JSON) a photo that a list would read, decode and
+ * drop, for each photo of a person, on every visit to the people page (issue 19: a hot path).
+ */
+const { faceEmbedding: _embedding, ...listedFaceImageColumns } = getTableColumns(faceImages);
+
 /** Never the embedding: it is biometric data the browser has no use for. */
-export function toFaceImage(row: FaceImageRow): FaceImage {
+export function toFaceImage(row: ListedFaceImageRow): FaceImage {
   const analysis = row.analysis ?? {};
   return {
     id: row.id,
@@ -82,9 +91,9 @@ export function toFaceVideo(row: FaceVideoRow): FaceVideo {
 
 const oldestFirst = <T extends typeof faceImages | typeof faceVideos>(table: T) => [asc(table.createdAt), asc(table.id)];
 
-export function listFaceImages(db: Db, where: { userId: number } | { personId: number }): Promise<FaceImageRow[]> {
+export function listFaceImages(db: Db, where: { userId: number } | { personId: number }): Promise<ListedFaceImageRow[]> {
   const condition = 'userId' in where ? eq(faceImages.userId, where.userId) : eq(faceImages.personId, where.personId);
-  return db.select().from(faceImages).where(condition).orderBy(...oldestFirst(faceImages));
+  return db.select(listedFaceImageColumns).from(faceImages).where(condition).orderBy(...oldestFirst(faceImages));
 }
 
 export function listFaceVideos(db: Db, where: { userId: number } | { personId: number }): Promise<FaceVideoRow[]> {
