@@ -50,7 +50,11 @@ export async function startScript(file: string): Promise<{ port: number; child: 
   return { port, child, stop: () => child.kill('SIGTERM') };
 }
 
-/** Registers an account on a running server and returns its session cookie (the first account is the admin). */
+/**
+ * Registers an account on a running server and returns the Cookie header a browser would then send: the
+ * session and the signed-in hint (decision 002; without the hint GET /api/me would set it on every answer).
+ * The first account is the admin.
+ */
 export async function registerAndSignIn(baseUrl: string, username: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/register`, {
     method: 'POST',
@@ -58,5 +62,8 @@ export async function registerAndSignIn(baseUrl: string, username: string): Prom
     body: JSON.stringify({ username, email: `${username}@example.com`, password: 'a good long password', displayName: 'Bench Parent' }),
   });
   if (response.status !== 201) throw new Error(`register failed: ${response.status} ${await response.text()}`);
-  return response.headers.get('set-cookie')!.split(';')[0]!;
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0]!)
+    .join('; ');
 }
