@@ -76,12 +76,12 @@ export const RENDER = {
   timeoutBaseMs: 60_000,
   timeoutPerSecondMs: 10_000,
   /**
-   * One thread each for the decoder and x264. A render is one busy pipeline thread (tracking and pasting,
-   * ~20 ms a 720p frame) with x264 (~11 ms) and the decoder (~2.5 ms) beside it, so one thread each keeps
-   * up with it; ffmpeg's own choice (7 x264 and 6 decoder threads on 2 cores) only adds threads that
-   * contend with the other render's when two run at once, and x264 spends ~5 % more CPU per frame on them.
+   * ffmpeg's threads for the decoder and x264; 0 is ffmpeg's own choice (6 and 7 on 2 cores). One each
+   * spends ~5 % less x264 CPU per frame, but on a quiet machine it made one render 38 fps against 42 and
+   * two at once 23.8 + 24.6 against 23.7 + 23.6 fps (within the noise): the single render pays, two gain
+   * nothing measurable (decision 010, "Two renders at once").
    */
-  ffmpegThreads: 1,
+  ffmpegThreads: 0,
 } as const;
 
 export async function renderFace(options: RenderFaceOptions): Promise<RenderReport> {
