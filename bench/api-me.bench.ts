@@ -2,36 +2,9 @@
 // PostgreSQL, against Fastify's hello world as the ceiling; and a signed-in list (the parent's people)
 // on each, to show what one real query costs on top of the session. Each figure is measured right
 // after its own ceiling: the machine is shared, and a ceiling taken minutes apart drifts.
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { type LoadResult, load, registerAndSignIn, startScript, startServer } from './lib';
+import { type LoadResult, freshPostgres, load, registerAndSignIn, startScript, startServer } from './lib';
 
-const SERVER_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** A fresh database on the PostgreSQL server, or undefined when none answers. */
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const admin = new pg.Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 1500 });
-  try {
-    await admin.connect();
-  } catch {
-    if (process.env.TEST_DATABASE_URL) throw new Error(`TEST_DATABASE_URL is set but ${SERVER_URL} cannot be reached`);
-    return undefined;
-  }
-  const name = `familystar_bench_${randomBytes(4).toString('hex')}`;
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = new pg.Client({ connectionString: SERVER_URL });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
 
 interface Measured extends LoadResult {
   /** Fastify's hello world, measured just before. */

@@ -1,7 +1,9 @@
 // Shared pieces of the benchmarks: start processes, run autocannon, read memory.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { startServer } from '../e2e/harness';
 
 export { startServer };
@@ -66,4 +68,31 @@ export async function registerAndSignIn(baseUrl: string, username: string): Prom
     .getSetCookie()
     .map((cookie) => cookie.split(';')[0]!)
     .join('; ');
+}
+
+const POSTGRES_SERVER_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A fresh database on the PostgreSQL server, or undefined when none answers. */
+export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const admin = new pg.Client({ connectionString: POSTGRES_SERVER_URL, connectionTimeoutMillis: 1500 });
+  try {
+    await admin.connect();
+  } catch {
+    if (process.env.TEST_DATABASE_URL) throw new Error(`TEST_DATABASE_URL is set but ${POSTGRES_SERVER_URL} cannot be reached`);
+    return undefined;
+  }
+  const name = `familystar_bench_${randomBytes(4).toString('hex')}`;
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_SERVER_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: POSTGRES_SERVER_URL });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
 }

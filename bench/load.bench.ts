@@ -33,13 +33,13 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { FaceImage, Person, ProcessedVideo, VideoTemplate, VoiceRecording } from '../src/shared/api-types';
 import { openDatabase } from '../src/server/db/open';
 import { processedVideos } from '../src/server/db/schema';
 import { ffmpegBinary, runFfprobe } from '../src/server/media/ffmpeg';
 import { createStorage } from '../src/server/storage/storage';
 import { freePort } from '../e2e/harness';
+import { freshPostgres } from './lib';
 
 const PARENTS = Number(process.env.BENCH_PARENTS ?? 200);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 30);
@@ -50,7 +50,6 @@ const SETUP_CONCURRENCY = 8;
 const GOAL_P99_MS = 300;
 const RENDER_TEMPLATE = 'Counting to Five';
 const PASSWORD = 'a good long password';
-const SERVER_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const FACE_PHOTOS = ['sample2.jpg', 'sample3.jpg', 'sample4.jpg', 'sample5.jpg'].map((name) =>
   path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', name),
@@ -92,31 +91,6 @@ async function startProcess(script: 'main' | 'worker', dataDir: string, env: Rec
       child.kill('SIGTERM');
       await Promise.race([exited, sleep(15_000)]);
       if (child.exitCode === null) child.kill('SIGKILL');
-    },
-  };
-}
-
-/** A fresh database on the PostgreSQL server, or undefined when none answers (as api-me.bench.ts). */
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const admin = new pg.Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 1500 });
-  try {
-    await admin.connect();
-  } catch {
-    if (process.env.TEST_DATABASE_URL) throw new Error(`TEST_DATABASE_URL is set but ${SERVER_URL} cannot be reached`);
-    return undefined;
-  }
-  const name = `familystar_bench_${randomBytes(4).toString('hex')}`;
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = new pg.Client({ connectionString: SERVER_URL });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
     },
   };
 }
