@@ -10,6 +10,7 @@ import {
   MOBILE,
   type RunningServer,
   SCREENSHOT_DIR,
+  fillRegisterForm,
   launchBrowser,
   newPage,
   screenshot,
@@ -35,12 +36,7 @@ const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/ 
 
 async function registerThroughUi(page: Page, account: ReturnType<typeof uniqueAccount>) {
   await page.goto('/auth?tab=register');
-  await page.getByLabel('Username').fill(account.username);
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Display Name').fill(account.displayName);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByLabel('Confirm Password').fill(account.password);
-  await page.getByRole('button', { name: 'Register' }).click();
+  await fillRegisterForm(page, account);
   await page.getByRole('heading', { name: `Welcome to FamilyStar, ${account.displayName}!` }).waitFor();
 }
 

@@ -99,6 +99,16 @@ export function uniqueAccount(prefix = 'parent') {
   };
 }
 
+/** Fills the Register tab of /auth (the page must be open on it) and presses Register. */
+export async function fillRegisterForm(page: Page, account: ReturnType<typeof uniqueAccount>) {
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Display Name').fill(account.displayName);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByLabel('Confirm Password').fill(account.password);
+  await page.getByRole('button', { name: 'Register' }).click();
+}
+
 /** Thumbnails are lazy images: wait until every one in the page has loaded (or failed) before a screenshot. */
 export async function imagesLoaded(page: Page) {
   await page.evaluate(async () => {

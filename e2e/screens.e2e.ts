@@ -17,7 +17,7 @@ import { ffmpegBinary } from '../src/server/media/ffmpeg';
 import type { DemoLibraryStatus, Person, VideoTemplate, VoiceRecording } from '../src/shared/api-types';
 import { MEDIA_MESSAGES } from '../src/shared/media-rules';
 import { TEMPLATE_MESSAGES } from '../src/shared/template-rules';
-import { DESKTOP, MOBILE, type RunningServer, SCREENSHOT_DIR, imagesLoaded, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
+import { DESKTOP, MOBILE, type RunningServer, SCREENSHOT_DIR, fillRegisterForm, imagesLoaded, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
 import { type TemplateMedia, dataUrl, makeTemplateMedia, toasts, uploadTemplate } from './video-kit';
 
 const PERSON_PHOTO = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample5.jpg');
@@ -503,12 +503,7 @@ async function logInThroughForm(page: Page, account: { username: string; passwor
 
 async function registerThroughForm(page: Page, account: ReturnType<typeof uniqueAccount>) {
   await page.getByRole('tab', { name: 'Register' }).click();
-  await page.getByLabel('Username').fill(account.username);
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Display Name').fill(account.displayName);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByLabel('Confirm Password').fill(account.password);
-  await page.getByRole('button', { name: 'Register' }).click();
+  await fillRegisterForm(page, account);
 }
 
 const nextOf = (page: Page) => new URL(page.url()).searchParams.get('next');
