@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceImage, Person } from '../src/shared/api-types';
+import { API_HEADERS } from '../src/server/http/security-headers';
 import { FACE_ANALYSIS_MESSAGES } from '../src/shared/face-analysis';
 import { DESKTOP, MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
 
@@ -186,6 +187,13 @@ describe('Add Face Image dialog', () => {
       await screenshot(page, `face-group-cropped-${label}`);
 
       if (label !== 'desktop') return;
+      // The photo opened in a tab of its own shows, under the API's short header set (decision 015).
+      const own = await context.newPage();
+      const opened = await own.goto(images[0]!.imageUrl);
+      expect(opened!.headers()).toMatchObject({ 'content-security-policy': API_HEADERS['content-security-policy'], 'x-content-type-options': 'nosniff' });
+      await expect.poll(() => own.evaluate(() => (document.images[0]?.complete ? document.images[0].naturalWidth : 0))).toBeGreaterThan(0);
+      await own.close();
+
       // Keeping the face chosen: the photo is saved as it is.
       const again = await openUploadDialog(page);
       await again.getByLabel('Upload a face photo').setInputFiles(GROUP_OF_FOUR);
