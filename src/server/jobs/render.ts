@@ -14,6 +14,7 @@ import { VOICE_ONLY_MESSAGES } from '../../shared/voice-only-rules';
 import { faceImages, processedVideos, videoTemplates, voiceRecordings } from '../db/schema';
 import { MEDIA_TIMEOUTS, probe, runFfmpeg, runFfprobe } from '../media/ffmpeg';
 import { cosineSimilarity } from '../pipeline/face-engine';
+import { actorTrackFile } from '../pipeline/render/actor-track';
 import { VOICE_CONVERSION_MESSAGES, muxAudio } from '../pipeline/render/voice-conversion';
 import type { StoredFile } from '../storage/storage';
 import type { JobContext } from './queue';
@@ -51,9 +52,11 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
     if (faceFile) {
       picture = path.join(dir, 'face.mp4');
       const collection = await collectionOf(deps, face!);
+      // A template's actor is tracked once and replayed for every family (actor-track.ts); a parent's own upload is theirs alone.
+      const actorTrack = sourceFile.kind === 'templates' ? actorTrackFile(sourceFile.path) : undefined;
       const report = await deps.pipeline.run(
         'renderFace',
-        { template: sourceFile.path, personFace: faceFile.path, otherFaces: collection.files, output: picture },
+        { template: sourceFile.path, personFace: faceFile.path, otherFaces: collection.files, output: picture, actorTrack },
         undefined,
         progressWriter(deps, row.id, 'faceProgress'),
         context.signal,

@@ -204,10 +204,16 @@ export function createStorage(dataDir: string, options: { heartbeatMs?: number }
 
     locate,
 
-    /** Removes the file behind a media URL (no error when it is already gone). */
+    /**
+     * Removes the file behind a media URL (no error when it is already gone), and what was derived from it
+     * and kept beside it as `<fileName>.<suffix>` (a template's recorded actor track).
+     */
     async removeUrl(url: string | null | undefined): Promise<void> {
       const file = this.fromUrl(url);
-      if (file) await rm(file.path, { force: true });
+      if (!file) return;
+      await rm(file.path, { force: true });
+      const siblings = await readdir(path.dirname(file.path)).catch(() => [] as string[]);
+      await Promise.all(siblings.filter((name) => name.startsWith(`${file.fileName}.`)).map((name) => rm(path.join(path.dirname(file.path), name), { force: true })));
     },
 
     /**

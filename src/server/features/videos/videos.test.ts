@@ -15,6 +15,7 @@ import { NARRATION_MESSAGES, unusableRecordingMessage } from '../../../shared/vo
 import { processedVideos, users, videoTemplates, voiceRecordings } from '../../db/schema';
 import { ffmpegBinary, probe, runProcess } from '../../media/ffmpeg';
 import { speak } from '../../media/speech';
+import { actorTrackFile, readActorTrack } from '../../pipeline/render/actor-track';
 import { analyseVoice } from '../../pipeline/voice-analysis';
 import { cosineSimilarity } from '../../pipeline/face-engine';
 import { testDatabases } from '../../testing/databases';
@@ -254,6 +255,8 @@ describe('processed videos', () => {
     const [template] = await t.database.db.select().from(videoTemplates).where(eq(videoTemplates.id, templateId));
     const templateFile = t.storage.fromUrl(template!.videoUrl)!.path;
     expect(Math.abs((await probe(output)).duration! - (await probe(templateFile)).duration!)).toBeLessThan(0.1);
+    // The actor was tracked once for every family's render of this template: the track lies beside its file.
+    expect((await readActorTrack(actorTrackFile(templateFile), templateFile, 'mesh-only'))?.header.frames).toBeGreaterThan(0);
 
     // The voice: the narrator's ~220 Hz moved to the person's low voice (within 5 %).
     const [person, narrator, result] = await Promise.all([

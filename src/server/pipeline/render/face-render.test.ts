@@ -2,7 +2,7 @@
 // with ffmpeg, and a person from a different real photo (the largest face of @vladmandic/face-api's
 // sample5.jpg; tests only). Checked with the engine's own identity embedding on sampled output frames:
 // closer to the person, further from the actor, than the template's frames; and the same frames.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { PORTRAIT } from '../../testing/media-fixtures';
 import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../face-engine';
+import { actorTrackFile } from './actor-track';
 import { mouthLook } from './face-choice';
 import { LOWER_INNER_LIP, UPPER_INNER_LIP, pick } from './landmarks';
 import { renderFace, type RenderReport } from './face-render';
@@ -238,6 +239,31 @@ describe('renderFace', () => {
     expect(eyeDifference, `eyes ${eyeDifference}, mouth ${mouthDifference}`).toBeLessThan(3);
     expect(mouthDifference).toBeGreaterThan(4 * eyeDifference);
   }, 240_000);
+
+  it('tracks a template’s actor once: later renders replay the recorded track and make the same video', async () => {
+    const track = actorTrackFile(template);
+    const tracked = path.join(scratch, 'tracked.mp4');
+    const replayed = path.join(scratch, 'replayed.mp4');
+    const first = await renderFace({ template, personFace: PERSON_PHOTO, output: tracked, engine, actorTrack: track });
+    expect(first.tracking.recorded).toBe(false);
+    expect((await stat(track)).size).toBeGreaterThan(FRAMES * 468 * 2 * 4);
+    const second = await renderFace({ template, personFace: PERSON_PHOTO, output: replayed, engine, actorTrack: track });
+    expect(second.tracking).toEqual({ ...first.tracking, recorded: true });
+    expect(second.framesReplaced).toBe(FRAMES);
+    // The same pictures (the track is kept as float32: a ten-thousandth of a pixel may round a few values).
+    const [a, b] = await Promise.all([sampledFrames(tracked), sampledFrames(replayed)]);
+    expect(b.length).toBe(a.length);
+    a.forEach((frame, i) => {
+      let total = 0;
+      for (let k = 0; k < frame.data.length; k++) total += Math.abs(frame.data[k]! - b[i]!.data[k]!);
+      expect(total / frame.data.length).toBeLessThan(0.2);
+    });
+    // Another template file under the same name (its time changed) is tracked afresh, and its track replaces the old.
+    await utimes(template, new Date(), new Date(Date.now() + 5000));
+    const third = await renderFace({ template, personFace: PERSON_PHOTO, output: replayed, engine, actorTrack: track });
+    expect(third.tracking.recorded).toBe(false);
+    expect((await renderFace({ template, personFace: PERSON_PHOTO, output: replayed, engine, actorTrack: track })).tracking.recorded).toBe(true);
+  }, 120_000);
 
   it('removes its output and says why when the person’s photo has no face', async () => {
     const blank = path.join(scratch, 'blank.png');

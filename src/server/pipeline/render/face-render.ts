@@ -11,6 +11,7 @@ import { createFaceChoice, mouthLook } from './face-choice';
 import { BETWEEN_EYES, CHIN, type Point } from './landmarks';
 import { createSteadyPose } from './steady-pose';
 import { createFaceTracker } from './face-track';
+import { createTrackRecorder, readActorTrack, replayTracker } from './actor-track';
 import { loadMeshModel } from './mesh-model';
 import { createEyeBlinks, createEyeMotion } from './eye-blink';
 import { MOUTH, createMouthMotion } from './mouth-motion';
@@ -42,6 +43,12 @@ export interface RenderFaceOptions {
   eyes?: boolean;
   /** Track the mesh with the mesh model alone between detections (default true; false: the engine's detect on a crop). */
   meshTracking?: boolean;
+  /**
+   * Where this template's actor track is kept (actor-track.ts): replayed when it is there and belongs to
+   * this file and tracker, else tracked live and written there after the render. Without it every
+   * render tracks the actor itself.
+   */
+  actorTrack?: string;
   /** x264 preset (default veryfast). */
   preset?: string;
   /** ffmpeg's threads for the decoder and for x264 (default RENDER.ffmpegThreads; 0: ffmpeg's own choice). */
@@ -61,7 +68,8 @@ export interface RenderReport {
   mostFacesInTemplate: number;
   /** Said plainly when it matters: which face was replaced. */
   notes: string[];
-  tracking: { mode: 'mesh-only' | 'detect-on-crop'; fullDetections: number; cropTracks: number; lostInCrop: number };
+  /** `recorded`: the actor's face came from the template's recorded track (the figures are the recording's). */
+  tracking: { mode: 'mesh-only' | 'detect-on-crop'; recorded: boolean; fullDetections: number; cropTracks: number; lostInCrop: number };
   method: 'aligned-paste' | 'aligned-paste+mouth';
   /** Wall time waited on each stage in the render loop (decode and encode run in their own ffmpeg processes, overlapped). */
   ms: { prepare: number; decode: number; track: number; compose: number; encode: number; total: number };
@@ -106,8 +114,13 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   const height = evenSize(video.height);
   const timeoutMs = options.timeoutMs ?? RENDER.timeoutBaseMs + RENDER.timeoutPerSecondMs * video.duration;
   const threads = (options.ffmpegThreads ?? RENDER.ffmpegThreads) || undefined;
-  // The mesh model alone between detections, when the engine is the built-in one (it sets up tfjs).
-  const tracker = createFaceTracker(engine, options.meshTracking === false ? undefined : await loadMeshModel());
+  // The actor's face: replayed from the template's recorded track, or tracked live (the mesh model alone
+  // between detections, when the engine is the built-in one: it sets up tfjs) and recorded for next time.
+  const mode = options.meshTracking === false ? 'detect-on-crop' : 'mesh-only';
+  const recorded = options.actorTrack ? await readActorTrack(options.actorTrack, options.template, mode) : undefined;
+  const replay = recorded && replayTracker(recorded);
+  const tracker = replay ?? createFaceTracker(engine, mode === 'mesh-only' ? await loadMeshModel() : undefined);
+  const recorder = options.actorTrack && !replay ? createTrackRecorder() : undefined;
   // Per image of the person: its mouth and eyes follow the actor's (an image whose mouth is already open
   // is opened only by what it lacks against the anchor's).
   const restOpening = mouthOpening(person.landmarks);
@@ -141,6 +154,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
 
       mark = performance.now();
       const face = await tracker.track(frame);
+      recorder?.add(face);
       ms.track += performance.now() - mark;
 
       if (!face) steady.reset();
@@ -182,8 +196,17 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     // Runs the decoder's clean-up (kills ffmpeg) when the loop stopped early.
     await decoded.return(undefined);
   }
-  ms.total = performance.now() - started;
   const notes: string[] = [];
+  if (replay && replay.framesLeft !== 0) {
+    // The same file decodes to the same frames: a track of another length is not this file's. Gone, so the retry tracks live.
+    await rm(options.actorTrack!, { force: true });
+    throw new Error(`the recorded actor track has ${recorded!.header.frames} frames, the template decoded to ${frames}: removed`);
+  }
+  if (recorder) {
+    // The video is made; a track that cannot be written costs the next render time, not this one its video.
+    await recorder.save(options.actorTrack!, options.template, tracker).catch((error: unknown) => notes.push(`the actor's track could not be kept: ${(error as Error).message}`));
+  }
+  ms.total = performance.now() - started;
   const { mostFaces, ...tracking } = tracker.stats;
   if (mostFaces > 1) notes.push(`the template shows up to ${mostFaces} faces at once: the largest was replaced`);
   if (person.facesInPhoto > 1) notes.push(`the person's photo shows ${person.facesInPhoto} faces: the largest was used`);
@@ -200,7 +223,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     framesBlinking,
     mostFacesInTemplate: mostFaces,
     notes,
-    tracking: { mode: tracker.mode, ...tracking },
+    tracking: { mode: tracker.mode, recorded: replay !== undefined, ...tracking },
     method: options.mouth === false ? 'aligned-paste' : 'aligned-paste+mouth',
     ms: { prepare: round(ms.prepare), decode: round(ms.decode), track: round(ms.track), compose: round(ms.compose), encode: round(ms.encode), total: round(ms.total) },
     fps: Number((frames / (ms.total / 1000)).toFixed(1)),

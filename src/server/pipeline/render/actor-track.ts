@@ -1,0 +1,114 @@
+// The actor's face through a template, recorded once and replayed. The track depends only on the
+// template's file and the tracker, not on the family: the first render of a template tracks the actor
+// live (the mesh model on every frame, about a third of a render's CPU) and leaves the track beside
+// the template's file (`<file>.track`); every later render of that template, for any family, replays it.
+// Storage removes it with the template's file (storage.ts: a stored file's `<name>.*` siblings).
+//
+// Format: one line of JSON (the header), padding to a multiple of 4 bytes, then per frame the mesh's
+// points as x, y float32 pairs (NaN where the frame had no face). The depth is not kept: nothing after
+// tracking reads the actor's. Float32 is a ten-thousandth of a pixel at 720p.
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { type FaceTracker, TRACKING, type TrackedFace } from './face-track';
+
+/** Changes with the format or with anything that changes what the tracker finds. */
+const TRACK_VERSION = `1:${JSON.stringify(TRACKING)}`;
+
+interface TrackHeader {
+  version: string;
+  /** The template file's size and modification time: a track belongs to one file. */
+  size: number;
+  mtimeMs: number;
+  mode: FaceTracker['mode'];
+  frames: number;
+  points: number;
+  stats: FaceTracker['stats'];
+}
+
+export interface RecordedTrack {
+  header: TrackHeader;
+  /** frames × points × 2 */
+  points: Float32Array;
+}
+
+/** Where a template's track is kept. */
+export function actorTrackFile(template: string): string {
+  return `${template}.track`;
+}
+
+/** The track recorded for this template by this tracker, or undefined (none yet, another file, another tracker, unreadable). */
+export async function readActorTrack(file: string, template: string, mode: FaceTracker['mode']): Promise<RecordedTrack | undefined> {
+  const [bytes, info] = await Promise.all([readFile(file).catch(() => undefined), stat(template)]);
+  if (!bytes) return undefined;
+  try {
+    const end = bytes.indexOf(0x0a);
+    const header = JSON.parse(bytes.subarray(0, end).toString('utf8')) as TrackHeader;
+    const offset = align4(end + 1);
+    const count = header.frames * header.points * 2;
+    if (header.version !== TRACK_VERSION || header.mode !== mode || header.size !== info.size || header.mtimeMs !== info.mtimeMs) return undefined;
+    if (bytes.length !== offset + count * 4) return undefined;
+    // A copy: the file's buffer may sit at an offset that is not a multiple of 4 in Node's pool.
+    const points = new Float32Array(count);
+    new Uint8Array(points.buffer).set(bytes.subarray(offset));
+    return { header, points };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A tracker that gives the recorded faces, one per frame in order (none past the end). */
+export function replayTracker(track: RecordedTrack): FaceTracker & { readonly framesLeft: number } {
+  const { frames, points } = track.header;
+  let frame = 0;
+  return {
+    stats: { ...track.header.stats },
+    mode: track.header.mode,
+    get framesLeft() {
+      return frames - frame;
+    },
+    async track() {
+      if (frame >= frames) return undefined;
+      const start = frame++ * points * 2;
+      if (Number.isNaN(track.points[start])) return undefined;
+      const landmarks: number[][] = [];
+      for (let i = 0; i < points; i++) landmarks.push([track.points[start + 2 * i]!, track.points[start + 2 * i + 1]!, 0]);
+      return { landmarks, score: 1, via: 'crop' };
+    },
+  };
+}
+
+/** Collects a live tracker's faces; `save` writes them as the template's track. */
+export function createTrackRecorder() {
+  const frames: (Float32Array | undefined)[] = [];
+  let points = 0;
+  return {
+    add(face: TrackedFace | undefined) {
+      if (!face) return void frames.push(undefined);
+      points = face.landmarks.length;
+      const xy = new Float32Array(points * 2);
+      face.landmarks.forEach(([x, y], i) => {
+        xy[2 * i] = x!;
+        xy[2 * i + 1] = y!;
+      });
+      frames.push(xy);
+    },
+    /** Written to a file of its own and renamed: a reader never sees half a track, and two writers of the same track leave one. */
+    async save(file: string, template: string, tracker: FaceTracker): Promise<void> {
+      if (points === 0) return;
+      const info = await stat(template);
+      const header: TrackHeader = { version: TRACK_VERSION, size: info.size, mtimeMs: info.mtimeMs, mode: tracker.mode, frames: frames.length, points, stats: { ...tracker.stats } };
+      const line = Buffer.from(`${JSON.stringify(header)}\n`);
+      const data = new Float32Array(frames.length * points * 2);
+      frames.forEach((xy, i) => (xy ? data.set(xy, i * points * 2) : data.fill(Number.NaN, i * points * 2, (i + 1) * points * 2)));
+      const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+      try {
+        await writeFile(temporary, Buffer.concat([line, Buffer.alloc(align4(line.length) - line.length, 0x20), Buffer.from(data.buffer)]));
+        await rename(temporary, file);
+      } finally {
+        await rm(temporary, { force: true });
+      }
+    },
+  };
+}
+
+const align4 = (n: number) => Math.ceil(n / 4) * 4;
