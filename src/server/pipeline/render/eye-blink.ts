@@ -37,6 +37,8 @@ export interface EyeBlinks {
   update(actorLandmarks: number[][]): void;
   /** How much of the actor to keep at frame point (x, y): 0 (the person's face) to 1 (the actor's eye). */
   keepActor(x: number, y: number): number;
+  /** Outside this box (x0, y0, x1, y1, frame pixels) `keepActor` is 0: callers skip it there. */
+  readonly bounds: Float64Array;
 }
 
 const distance = (p: number[], q: number[]) => Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!);
@@ -74,15 +76,25 @@ function inEllipse(eye: EyeEllipse, x: number, y: number): number {
   return u * u + v * v;
 }
 
+/** The box around an ellipse (and a pixel more). */
+function ellipseBox(eye: EyeEllipse): [number, number, number, number] {
+  const halfX = Math.hypot(eye.along * eye.axis[0], eye.across * eye.axis[1]) + 1;
+  const halfY = Math.hypot(eye.along * eye.axis[1], eye.across * eye.axis[0]) + 1;
+  return [eye.centre[0] - halfX, eye.centre[1] - halfY, eye.centre[0] + halfX, eye.centre[1] + halfY];
+}
+
 export function createEyeBlinks(): EyeBlinks {
   const eyes: EyeState[] = EYES.map(() => ({ baseline: 0, closed: 0, centre: [0, 0], axis: [1, 0], along: 0, across: 0 }));
   let active = false;
+  const bounds = new Float64Array(4);
   return {
     get active() {
       return active;
     },
+    bounds,
     update(landmarks) {
       active = false;
+      bounds.set([Infinity, Infinity, -Infinity, -Infinity]);
       EYES.forEach(({ corners }, i) => {
         const eye = eyes[i]!;
         const [outer, inner] = [landmarks[corners[0]]!, landmarks[corners[1]]!];
@@ -100,7 +112,10 @@ export function createEyeBlinks(): EyeBlinks {
         eye.axis = [(inner[0]! - outer[0]!) / width, (inner[1]! - outer[1]!) / width];
         eye.along = BLINK.along * width;
         eye.across = BLINK.across * width;
-        if (eye.closed > 0) active = true;
+        if (eye.closed === 0) return;
+        active = true;
+        const [x0, y0, x1, y1] = ellipseBox(eye);
+        bounds.set([Math.min(bounds[0]!, x0), Math.min(bounds[1]!, y0), Math.max(bounds[2]!, x1), Math.max(bounds[3]!, y1)]);
       });
     },
     keepActor(x, y) {
@@ -137,7 +152,10 @@ export interface EyeMotion {
   update(actorLandmarks: number[][]): void;
   /** Where to sample the person's picture for the output point (px, py), written into out[0], out[1]. */
   source(px: number, py: number, out: number[]): void;
+  /** Outside this box (x0, y0, x1, y1, person pixels) `source` leaves every point where it is: callers skip it there. */
+  readonly bounds: Float64Array;
 }
+
 
 /**
  * The actor's eyes opening wider or narrowing (surprise, a smile's squint) carried onto the person's:
@@ -159,12 +177,15 @@ export function createEyeMotion(personLandmarks: number[][]): EyeMotion {
     };
   });
   let active = false;
+  const bounds = new Float64Array(4);
   return {
     get active() {
       return active;
     },
+    bounds,
     update(landmarks) {
       active = false;
+      bounds.set([Infinity, Infinity, -Infinity, -Infinity]);
       EYES.forEach((_, i) => {
         const eye = eyes[i]!;
         const opening = openingOf(landmarks, EYES[i]!);
@@ -175,7 +196,10 @@ export function createEyeMotion(personLandmarks: number[][]): EyeMotion {
         const change = opening / eye.usual - 1;
         const beyond = Math.sign(change) * Math.max(0, Math.abs(change) - EYE_MOTION.deadBand);
         eye.ratio = Math.min(EYE_MOTION.maxRatio, Math.max(EYE_MOTION.minRatio, 1 + beyond));
-        if (eye.ratio !== 1) active = true;
+        if (eye.ratio === 1) return;
+        active = true;
+        const [x0, y0, x1, y1] = ellipseBox(eye);
+        bounds.set([Math.min(bounds[0]!, x0), Math.min(bounds[1]!, y0), Math.max(bounds[2]!, x1), Math.max(bounds[3]!, y1)]);
       });
     },
     source(px, py, out) {

@@ -190,44 +190,62 @@ interface PixelPass {
 
 // The luma and chroma loops are functions of their own, not part of pasteFace: V8 inlines calls into a
 // function up to a budget per function, and a call it does not inline boxes every number passed to it
-// and returned (a heap allocation, collected by the GC on the same cores as the render). Split, the
-// sampling and lighting calls are inlined again (measured on the 720p25 bench: 10 → 9 MB allocated per
-// frame, output bit for bit the same). What remains is mostly the mouth and eye warps' `source` calls,
-// which V8 does not inline (closures): ~3 MB per frame.
+// and returned (a heap allocation, collected by the GC on the same cores as the render). So the loops
+// make few calls per pixel: the bilinear position is worked out once per pixel for every plane of the
+// person (`lerpAt`: sampleBilinear's arithmetic, bit for bit), and the eye and mouth warps are called
+// (and the blink's) only inside their bounds, where they change anything.
+
+/** sampleBilinear at a position worked out once: the top-left sample's index and the fractions. */
+function lerpAt(plane: Float32Array, at: number, width: number, tx: number, ty: number): number {
+  const top = plane[at]! + (plane[at + 1]! - plane[at]!) * tx;
+  const bottom = plane[at + width]! + (plane[at + width + 1]! - plane[at + width]!) * tx;
+  return top + (bottom - top) * ty;
+}
+
+const inBox = (box: Float64Array, x: number, y: number) => x > box[0]! && x < box[2]! && y > box[1]! && y < box[3]!;
 
 /** The person's luma over the frame's, under the mask. */
 function pasteLuma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacity, look, warp, area, blink, interior }: PixelPass) {
   const { cx, cy, scale } = person.coordinates;
   const { width: pw, height: ph, mask } = person;
+  const maxX = pw - 1.001;
+  const maxY = ph - 1.001;
   // Person coordinates of pixel centres: p = A·(x + 0.5, y + 0.5) + t, walked incrementally along a row.
-  const { a, b, tx, ty } = toPerson;
+  const { a, b, tx: ox, ty: oy } = toPerson;
   const source: MouthSample = [0, 0, 0, 0];
   for (let y = y0; y < y1; y++) {
-    let px = a * (x0 + 0.5) - b * (y + 0.5) + tx - 0.5;
-    let py = b * (x0 + 0.5) + a * (y + 0.5) + ty - 0.5;
+    let px = a * (x0 + 0.5) - b * (y + 0.5) + ox - 0.5;
+    let py = b * (x0 + 0.5) + a * (y + 0.5) + oy - 0.5;
     let at = y * frame.width + x0;
     for (let x = x0; x < x1; x++, px += a, py += b, at++) {
       if (px < 0 || py < 0 || px >= pw - 1 || py >= ph - 1) continue;
       let sx = px;
       let sy = py;
       let inside = 0;
-      if (look) {
+      if (look && inBox(look.bounds, sx, sy)) {
         look.source(px, py, source);
         sx = source[0];
         sy = source[1];
       }
-      if (warp) {
+      if (warp && inBox(warp.bounds, sx, sy)) {
         inside = warp.source(sx, sy, source);
         sx = source[0];
         sy = source[1];
       }
+      const fx = sx < 0 ? 0 : sx > maxX ? maxX : sx;
+      const fy = sy < 0 ? 0 : sy > maxY ? maxY : sy;
+      const ix = fx | 0;
+      const iy = fy | 0;
+      const tx = fx - ix;
+      const ty = fy - iy;
+      const from = iy * pw + ix;
       // The mask moves with the warp: the person's chin drops with the actor's. Inside the opened mouth the
       // actor's own mouth shows (real teeth, tongue and shade, in this frame's light).
-      let alpha = sampleBilinear(mask, pw, ph, sx, sy) * opacity;
-      if (area) alpha *= sampleBilinear(area, pw, ph, sx, sy);
-      if (blink) alpha *= 1 - blink.keepActor(x + 0.5, y + 0.5);
+      let alpha = lerpAt(mask, from, pw, tx, ty) * opacity;
+      if (area) alpha *= lerpAt(area, from, pw, tx, ty);
+      if (blink && inBox(blink.bounds, x + 0.5, y + 0.5)) alpha *= 1 - blink.keepActor(x + 0.5, y + 0.5);
       if (alpha <= 0.002) continue;
-      let value = transferLuma(transfer, sampleBilinear(person.y, pw, ph, sx, sy), (px - cx) / scale, (py - cy) / scale);
+      let value = transferLuma(transfer, lerpAt(person.y, from, pw, tx, ty), (px - cx) / scale, (py - cy) / scale);
       if (inside > 0) value += (interior!.y(source) - value) * inside;
       frame.y[at] = frame.y[at]! + alpha * (value - frame.y[at]!);
     }
@@ -238,40 +256,49 @@ function pasteLuma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacity,
 function pasteChroma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacity, look, warp, area, blink, interior }: PixelPass) {
   const { cx, cy, scale } = person.coordinates;
   const { width: pw, height: ph, mask } = person;
+  const maxX = pw - 1.001;
+  const maxY = ph - 1.001;
   const { shiftU, shiftV } = transfer;
-  const { a, b, tx, ty } = toPerson;
+  const { a, b, tx: ox, ty: oy } = toPerson;
   const source: MouthSample = [0, 0, 0, 0];
   const half = frame.width >> 1;
   for (let chromaY = y0 >> 1; chromaY < y1 >> 1; chromaY++) {
     // A chroma sample covers 2×2 luma pixels: its centre is at (2·chromaX + 1, 2·chromaY + 1).
-    const fy = 2 * chromaY + 1;
-    let px = a * (x0 + 1) - b * fy + tx - 0.5;
-    let py = b * (x0 + 1) + a * fy + ty - 0.5;
+    const centreY = 2 * chromaY + 1;
+    let px = a * (x0 + 1) - b * centreY + ox - 0.5;
+    let py = b * (x0 + 1) + a * centreY + oy - 0.5;
     let at = chromaY * half + (x0 >> 1);
     for (let chromaX = x0 >> 1; chromaX < x1 >> 1; chromaX++, px += 2 * a, py += 2 * b, at++) {
       if (px < 0 || py < 0 || px >= pw - 1 || py >= ph - 1) continue;
       let sx = px;
       let sy = py;
       let inside = 0;
-      if (look) {
+      if (look && inBox(look.bounds, sx, sy)) {
         look.source(px, py, source);
         sx = source[0];
         sy = source[1];
       }
-      if (warp) {
+      if (warp && inBox(warp.bounds, sx, sy)) {
         inside = warp.source(sx, sy, source);
         sx = source[0];
         sy = source[1];
       }
-      let alpha = sampleBilinear(mask, pw, ph, sx, sy) * opacity;
-      if (area) alpha *= sampleBilinear(area, pw, ph, sx, sy);
-      if (blink) alpha *= 1 - blink.keepActor(2 * chromaX + 1, fy);
+      const fx = sx < 0 ? 0 : sx > maxX ? maxX : sx;
+      const fy = sy < 0 ? 0 : sy > maxY ? maxY : sy;
+      const ix = fx | 0;
+      const iy = fy | 0;
+      const tx = fx - ix;
+      const ty = fy - iy;
+      const from = iy * pw + ix;
+      let alpha = lerpAt(mask, from, pw, tx, ty) * opacity;
+      if (area) alpha *= lerpAt(area, from, pw, tx, ty);
+      if (blink && inBox(blink.bounds, 2 * chromaX + 1, centreY)) alpha *= 1 - blink.keepActor(2 * chromaX + 1, centreY);
       if (alpha <= 0.002) continue;
-      const fx = (px - cx) / scale;
-      const fyFace = (py - cy) / scale;
-      const cast = castShare(transfer, sampleBilinear(person.y, pw, ph, sx, sy), fx, fyFace);
-      let u = sampleBilinear(person.u, pw, ph, sx, sy) + cast * evaluate(shiftU, fx, fyFace);
-      let v = sampleBilinear(person.v, pw, ph, sx, sy) + cast * evaluate(shiftV, fx, fyFace);
+      const faceX = (px - cx) / scale;
+      const faceY = (py - cy) / scale;
+      const cast = castShare(transfer, lerpAt(person.y, from, pw, tx, ty), faceX, faceY);
+      let u = lerpAt(person.u, from, pw, tx, ty) + cast * evaluate(shiftU, faceX, faceY);
+      let v = lerpAt(person.v, from, pw, tx, ty) + cast * evaluate(shiftV, faceX, faceY);
       if (inside > 0) {
         const [mouthU, mouthV] = interior!.uv(source);
         u += (mouthU - u) * inside;

@@ -36,6 +36,8 @@ export interface MouthMotion {
   readonly opening: number;
   /** The most the chin can move down, in the person's pixels. */
   readonly maxDrop: number;
+  /** Outside this box (x0, y0, x1, y1, person pixels) `source` leaves every point where it is and returns 0: callers skip it there. */
+  readonly bounds: Float64Array;
 }
 
 /** See MouthMotion.source. */
@@ -72,12 +74,21 @@ export function createMouthMotion(person: PersonFace, restOpening = mouthOpening
   let rest = Infinity;
   let open = 0;
   let extra = 0;
+  // The region `source` moves: u in (−reach, reach), v in (0, fadeEnd); its corners' box and a pixel more.
+  const corners = [[-reach, 0], [reach, 0], [-reach, fadeEnd], [reach, fadeEnd]].map(([u, v]) => [ox + u! * ax + v! * nx, oy + u! * ay + v! * ny]);
+  const bounds = Float64Array.from([
+    Math.min(...corners.map(([x]) => x!)) - 1,
+    Math.min(...corners.map(([, y]) => y!)) - 1,
+    Math.max(...corners.map(([x]) => x!)) + 1,
+    Math.max(...corners.map(([, y]) => y!)) + 1,
+  ]);
 
   return {
     get active() {
       return extra > 0;
     },
     maxDrop,
+    bounds,
     get opening() {
       return open;
     },
