@@ -6,7 +6,8 @@
 //   video or processed video left "processing" with no job fails clearly.
 // - 'Download my data' zips past their day (data-export.ts);
 // - the media folders of deleted accounts, when the process died between the rows and the files;
-// - raw face clips past their retention (retention.ts: RAW_CLIP_RETENTION_DAYS after processing).
+// - raw face clips past their retention (retention.ts: RAW_CLIP_RETENTION_DAYS after processing);
+// - face templates whose actor has no recorded track get a job to record it (actor-track.ts).
 // Other stored media is never swept by age: a file goes with its row (a voice-only upload's source lives
 // as long as its processed video), so a live row's files are never touched here.
 import { and, eq, inArray, isNull, lt, notInArray, sql } from 'drizzle-orm';
@@ -17,6 +18,7 @@ import { USER_MEDIA_KINDS } from '../storage/storage';
 import type { JobDeps } from './registry';
 import { deleteExpiredRawClips } from './retention';
 import { sweepExpiredExports } from './data-export';
+import { queueMissingActorTracks } from './actor-track';
 
 const TEMP_MAX_AGE_MS = 6 * 60 * 60 * 1000;
 /** A row younger than this may still be between its insert and its job's send. */
@@ -33,6 +35,8 @@ export async function maintenanceJob(deps: JobDeps): Promise<void> {
   const removed = await deps.storage.sweepTemp(TEMP_MAX_AGE_MS);
   if (removed > 0) deps.log.info(`removed ${removed} stale temporary file(s)`);
   await requeueOrphans(deps);
+  const tracks = await queueMissingActorTracks(deps);
+  if (tracks > 0) deps.log.info(`queued ${tracks} template(s) to have their actor tracked`);
 }
 
 export async function sweepExpiredUploads({ db, storage }: Pick<JobDeps, 'db' | 'storage'>): Promise<number> {
@@ -61,7 +65,7 @@ export async function removeMediaOfDeletedAccounts({ db, storage }: Pick<JobDeps
 }
 
 /** Ids named in the live (waiting, retrying or running) jobs of a queue. */
-async function liveJobIds(deps: JobDeps, queue: string, key: string): Promise<number[]> {
+export async function liveJobIds(deps: JobDeps, queue: string, key: string): Promise<number[]> {
   const result = (await deps.db.execute(
     sql`select distinct (data->>${key})::int as id from pgboss.job where name = ${queue} and state in ('created', 'retry', 'active')`,
   )) as unknown as { rows: { id: number }[] };

@@ -20,6 +20,7 @@ const handlers = (overrides: Partial<JobHandlers>): JobHandlers => ({
   'data-export': noop,
   'data-export-gave-up': noop,
   maintenance: noop,
+  'actor-track': noop,
   ...overrides,
 });
 

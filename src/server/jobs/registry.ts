@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/open';
 import type { PipelinePool } from '../pipeline/worker-pool';
 import type { Storage } from '../storage/storage';
+import { actorTrackJob } from './actor-track';
 import { dataExportGaveUp, dataExportJob } from './data-export';
 import { extractFacesJob, faceExtractionGaveUp } from './face-extraction';
 import { maintenanceJob } from './maintenance';
@@ -21,6 +22,7 @@ export interface JobData {
   'data-export': { exportId: number };
   'data-export-gave-up': { exportId: number };
   maintenance: Record<string, never>;
+  'actor-track': { templateId: number };
 }
 export type QueueName = keyof JobData;
 
@@ -44,6 +46,8 @@ export const QUEUE_SETTINGS: Record<QueueName, QueueSettings> = {
   'data-export-gave-up': { retryLimit: 2, retryDelaySeconds: 5, internal: true },
   'data-export': { retryLimit: 2, retryDelaySeconds: 10, deadLetter: 'data-export-gave-up' },
   maintenance: { retryLimit: 0, retryDelaySeconds: 60, internal: true },
+  // Preparation, not a parent's work: out of the admin's figures. A failure is retried by the next sweep too.
+  'actor-track': { retryLimit: 1, retryDelaySeconds: 60, internal: true },
 };
 export const QUEUE_NAMES = Object.keys(QUEUE_SETTINGS) as QueueName[];
 
@@ -69,5 +73,6 @@ export function jobHandlers(deps: JobDeps): JobHandlers {
     'data-export': (data, context) => dataExportJob(deps, data, context),
     'data-export-gave-up': (data) => dataExportGaveUp(deps, data),
     maintenance: () => maintenanceJob(deps),
+    'actor-track': (data, context) => actorTrackJob(deps, data, context),
   };
 }

@@ -5,6 +5,7 @@
 // plain data, typed arrays, no functions or class instances.
 import sharp from 'sharp';
 import { extractFaces } from './face-extraction';
+import { recordActorTrack } from './render/actor-track';
 import { renderFace } from './render/face-render';
 import { convertVoice } from './render/voice-conversion';
 import { type VoiceAnalysis, analyseVoice } from './voice-analysis';
@@ -88,6 +89,11 @@ async function renderFaceTask(input: { template: string; personFace: string; oth
   return renderFace({ ...input, engine: await context.faceEngine(), signal: context.signal, onProgress: (fraction) => context.progress?.(fraction) });
 }
 
+/** A template's actor tracked and recorded ahead of its renders (render/actor-track.ts). */
+async function recordActorTrackTask(input: { template: string; actorTrack: string }, context: TaskContext) {
+  return recordActorTrack({ ...input, engine: await context.faceEngine(), signal: context.signal });
+}
+
 /** The voice stage of a render (render/voice-conversion.ts); progress: the fraction done. */
 async function convertVoiceTask(
   input: { narration: string; person: string; output: string; narratorAnalysis?: VoiceAnalysis; personAnalysis?: VoiceAnalysis },
@@ -103,6 +109,7 @@ export const pipelineTasks = {
   extractFaces: extractFacesTask,
   analyseVoice: analyseVoiceTask,
   renderFace: renderFaceTask,
+  recordActorTrack: recordActorTrackTask,
   convertVoice: convertVoiceTask,
 } satisfies Record<string, (input: never, context: TaskContext) => Promise<unknown>>;
 

@@ -2,14 +2,20 @@
 // template's file and the tracker, not on the family: the first render of a template tracks the actor
 // live (the mesh model on every frame, about a third of a render's CPU) and leaves the track beside
 // the template's file (`<file>.track`); every later render of that template, for any family, replays it.
-// Storage removes it with the template's file (storage.ts: a stored file's `<name>.*` siblings).
+// Storage removes it with the template's file (storage.ts: a stored file's `<name>.*` siblings). The
+// 'actor-track' job records it ahead for templates that have none (jobs/actor-track.ts), so a family's
+// render finds it; a render that does not, records it itself.
 //
 // Format: one line of JSON (the header), padding to a multiple of 4 bytes, then per frame the mesh's
 // points as x, y float32 pairs (NaN where the frame had no face). The depth is not kept: nothing after
 // tracking reads the actor's. Float32 is a ten-thousandth of a pixel at 720p.
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { type FaceTracker, TRACKING, type TrackedFace } from './face-track';
+import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import type { FaceEngine } from '../face-engine';
+import { type FaceTracker, TRACKING, type TrackedFace, createFaceTracker } from './face-track';
+import { loadMeshModel } from './mesh-model';
+import { decodeYuvFrames, evenSize, probeTemplate } from './video-pipes';
+import { yuvFrame } from './yuv';
 
 /** Changes with the format or with anything that changes what the tracker finds. */
 const TRACK_VERSION = `1:${JSON.stringify(TRACKING)}`;
@@ -36,17 +42,47 @@ export function actorTrackFile(template: string): string {
   return `${template}.track`;
 }
 
+/** A tracker following the actor live: the mesh model alone between detections, or the engine's detect on a crop. */
+export async function liveTracker(engine: FaceEngine, mode: FaceTracker['mode']): Promise<FaceTracker> {
+  return createFaceTracker(engine, mode === 'mesh-only' ? await loadMeshModel() : undefined);
+}
+
+/** The header at the start of `bytes` and where the points start, when it is this template's and tracker's and the file is whole. */
+async function validHeader(bytes: Buffer, fileLength: number, template: string, mode: FaceTracker['mode']): Promise<{ header: TrackHeader; offset: number } | undefined> {
+  const end = bytes.indexOf(0x0a);
+  if (end < 0) return undefined;
+  const header = JSON.parse(bytes.subarray(0, end).toString('utf8')) as TrackHeader;
+  const offset = align4(end + 1);
+  const info = await stat(template);
+  if (header.version !== TRACK_VERSION || header.mode !== mode || header.size !== info.size || header.mtimeMs !== info.mtimeMs) return undefined;
+  if (fileLength !== offset + header.frames * header.points * 2 * 4) return undefined;
+  return { header, offset };
+}
+
+/** Whether a whole track of this template and tracker is there (its header alone is read). */
+export async function hasActorTrack(file: string, template: string, mode: FaceTracker['mode']): Promise<boolean> {
+  const handle = await open(file).catch(() => undefined);
+  if (!handle) return false;
+  try {
+    const { size } = await handle.stat();
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16 * 1024), 0, 16 * 1024, 0);
+    return (await validHeader(buffer.subarray(0, bytesRead), size, template, mode)) !== undefined;
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The track recorded for this template by this tracker, or undefined (none yet, another file, another tracker, unreadable). */
 export async function readActorTrack(file: string, template: string, mode: FaceTracker['mode']): Promise<RecordedTrack | undefined> {
-  const [bytes, info] = await Promise.all([readFile(file).catch(() => undefined), stat(template)]);
+  const bytes = await readFile(file).catch(() => undefined);
   if (!bytes) return undefined;
   try {
-    const end = bytes.indexOf(0x0a);
-    const header = JSON.parse(bytes.subarray(0, end).toString('utf8')) as TrackHeader;
-    const offset = align4(end + 1);
+    const valid = await validHeader(bytes, bytes.length, template, mode);
+    if (!valid) return undefined;
+    const { header, offset } = valid;
     const count = header.frames * header.points * 2;
-    if (header.version !== TRACK_VERSION || header.mode !== mode || header.size !== info.size || header.mtimeMs !== info.mtimeMs) return undefined;
-    if (bytes.length !== offset + count * 4) return undefined;
     // A copy: the file's buffer may sit at an offset that is not a multiple of 4 in Node's pool.
     const points = new Float32Array(count);
     new Uint8Array(points.buffer).set(bytes.subarray(offset));
@@ -112,3 +148,30 @@ export function createTrackRecorder() {
 }
 
 const align4 = (n: number) => Math.ceil(n / 4) * 4;
+
+/**
+ * Records a template's actor track ahead of any render: the template decoded and the actor tracked, as a
+ * render would, nothing painted or encoded. Nothing is done when a valid track is there already.
+ */
+export async function recordActorTrack(options: { template: string; actorTrack: string; engine: FaceEngine; mode?: FaceTracker['mode']; signal?: AbortSignal; timeoutMs?: number }): Promise<{ recorded: boolean; frames: number }> {
+  const mode = options.mode ?? 'mesh-only';
+  if (await hasActorTrack(options.actorTrack, options.template, mode)) return { recorded: false, frames: 0 };
+  const video = await probeTemplate(options.template);
+  const width = evenSize(video.width);
+  const height = evenSize(video.height);
+  const tracker = await liveTracker(options.engine, mode);
+  const recorder = createTrackRecorder();
+  let frames = 0;
+  const decoded = decodeYuvFrames(options.template, video, { timeoutMs: options.timeoutMs ?? 60_000 + 5_000 * video.duration, signal: options.signal });
+  try {
+    for await (const bytes of decoded) {
+      options.signal?.throwIfAborted();
+      recorder.add(await tracker.track(yuvFrame(bytes, width, height)));
+      frames++;
+    }
+  } finally {
+    await decoded.return(undefined);
+  }
+  await recorder.save(options.actorTrack, options.template, tracker);
+  return { recorded: true, frames };
+}

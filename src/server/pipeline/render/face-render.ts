@@ -10,9 +10,7 @@ import { pasteFace, personToFrame } from './face-paste';
 import { createFaceChoice, mouthLook } from './face-choice';
 import { BETWEEN_EYES, CHIN, type Point } from './landmarks';
 import { createSteadyPose } from './steady-pose';
-import { createFaceTracker } from './face-track';
-import { createTrackRecorder, readActorTrack, replayTracker } from './actor-track';
-import { loadMeshModel } from './mesh-model';
+import { createTrackRecorder, liveTracker, readActorTrack, replayTracker } from './actor-track';
 import { createEyeBlinks, createEyeMotion } from './eye-blink';
 import { MOUTH, createMouthMotion } from './mouth-motion';
 import { type PersonFace, PersonFaceError, loadPersonFace } from './person-face';
@@ -119,7 +117,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   const mode = options.meshTracking === false ? 'detect-on-crop' : 'mesh-only';
   const recorded = options.actorTrack ? await readActorTrack(options.actorTrack, options.template, mode) : undefined;
   const replay = recorded && replayTracker(recorded);
-  const tracker = replay ?? createFaceTracker(engine, mode === 'mesh-only' ? await loadMeshModel() : undefined);
+  const tracker = replay ?? (await liveTracker(engine, mode));
   const recorder = options.actorTrack && !replay ? createTrackRecorder() : undefined;
   // Per image of the person: its mouth and eyes follow the actor's (an image whose mouth is already open
   // is opened only by what it lacks against the anchor's).
