@@ -24,6 +24,8 @@ export function freePort(): Promise<number> {
 export interface RunningServer {
   baseUrl: string;
   dataDir: string;
+  /** The server process (the benches read its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export async function startServer(options: { env?: Record<string, string>; dataD
   return {
     baseUrl,
     dataDir,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
