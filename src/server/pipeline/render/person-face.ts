@@ -77,6 +77,13 @@ export const PERSON_FACE = {
   skinTintKept: 0.15,
   /** The same for the eyes and lips: they keep most of their own colour, but not all of a lamp's on them. */
   featureTintKept: 0.6,
+  /**
+   * The skin's local tint, what a pixel's own colour is measured against, is the bare skin's colour
+   * averaged around it over about this share of the face's height (two box blurs of this radius). A
+   * quadratic over the whole face cannot follow a lamp's edge (sample3: blue light on one side, warm on
+   * the other); measured against it, that edge counted as the pixels' own colour and was kept.
+   */
+  localTintRadius: 0.06,
   /** fadeOffSkin's limit, in the skin's own spreads about its light (Y only darker, U and V either way). */
   offSkinDistance: 4,
 } as const;
@@ -357,7 +364,7 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
   const lighting = fitLighting(samples);
   if (lighting) {
     fadeOffSkin(mask, planes, width, height, features, coordinates, lighting);
-    keepLittleTint(planes, width, height, landmarks, coordinates, lighting);
+    keepLittleTint(planes, width, height, landmarks, coordinates, lighting, skin);
   }
   return {
     width,
@@ -376,7 +383,11 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
   };
 }
 
-/** The skin's tint pulled towards its smooth tone, all but PERSON_FACE.skinTintKept of it (featureTintKept on the eyes and lips). */
+/**
+ * The skin's tint becomes its smooth tone (the surface the actor's replaces in the paste) plus
+ * PERSON_FACE.skinTintKept of the pixel's own colour against the skin's local tint around it
+ * (featureTintKept on the eyes and lips): a lamp's colour, blotches and strands go, a freckle's stays a little.
+ */
 function keepLittleTint(
   planes: { u: Float32Array; v: Float32Array },
   width: number,
@@ -384,7 +395,17 @@ function keepLittleTint(
   landmarks: number[][],
   coordinates: FaceCoordinates,
   lighting: Lighting,
+  skin: Uint8Array,
 ) {
+  // The local tint: bare skin's U and V averaged around each pixel (a normalised blur: only skin counts).
+  const radius = Math.max(2, Math.round(PERSON_FACE.localTintRadius * coordinates.scale));
+  const weight = Float32Array.from(skin);
+  const localU = Float32Array.from(planes.u, (u, i) => u * skin[i]!);
+  const localV = Float32Array.from(planes.v, (v, i) => v * skin[i]!);
+  for (const plane of [weight, localU, localV]) {
+    boxBlur(plane, width, height, radius);
+    boxBlur(plane, width, height, radius);
+  }
   const coloured = new Float32Array(width * height);
   for (const group of [FEATURES[0], FEATURES[1], FEATURES[3]]) fillPolygon(coloured, width, height, grownHull(pick(landmarks, group), 1.1));
   boxBlur(coloured, width, height, Math.max(1, Math.round(0.015 * coordinates.scale)));
@@ -396,8 +417,12 @@ function keepLittleTint(
       const kept = PERSON_FACE.skinTintKept + (PERSON_FACE.featureTintKept - PERSON_FACE.skinTintKept) * Math.min(1, coloured[i]! * 1.5);
       const u = evaluate(lighting.u, fx, fy);
       const v = evaluate(lighting.v, fx, fy);
-      planes.u[i] = u + kept * (planes.u[i]! - u);
-      planes.v[i] = v + kept * (planes.v[i]! - v);
+      // Far from any bare skin (hair beyond the outline) the smooth tone stands for the local one.
+      const share = Math.min(1, weight[i]! / 0.05);
+      const aroundU = u + share * (localU[i]! / Math.max(weight[i]!, 1e-6) - u);
+      const aroundV = v + share * (localV[i]! / Math.max(weight[i]!, 1e-6) - v);
+      planes.u[i] = u + kept * (planes.u[i]! - aroundU);
+      planes.v[i] = v + kept * (planes.v[i]! - aroundV);
     }
   }
 }
