@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { Router } from 'wouter';
 import { useDeferredLocation } from './app/deferred-location';
 import { Layout } from './app/layout';
+import { pages } from './app/pages';
 import { Providers } from './app/providers';
 import { AppRouter } from './app/router';
 import './styles.css';
@@ -12,7 +13,7 @@ import './styles.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 
-createRoot(root).render(
+const app = (
   <StrictMode>
     <Providers>
       <Router hook={useDeferredLocation}>
@@ -21,5 +22,11 @@ createRoot(root).render(
         </Layout>
       </Router>
     </Providers>
-  </StrictMode>,
+  </StrictMode>
 );
+const render = () => createRoot(root).render(app);
+
+// On /landing the page's chunks come alongside the shell (vite.config.ts): the first render waits for them,
+// so that the page is shown whole at once, without a placeholder first (decision 005).
+if (window.location.pathname === '/landing') pages.landing.preload().then(render, render);
+else render();

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { INFO_LINKS } from '@client/components/site-footer';
+import { INFO_LINKS } from '@client/components/info-links';
 
 /** The small footer under every page with the app header: About and the legal pages, from anywhere in the app. */
 export function AppFooter() {

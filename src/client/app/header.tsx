@@ -1,7 +1,7 @@
 // The app header: wordmark, main navigation, Create Video, the avatar menu, and a slide-out menu
 // below the mobile breakpoint (Tailwind's md = MOBILE_BREAKPOINT_PX). The two menus carry the
-// dropdown and dialog libraries, which a visitor never sees (they get Login and Sign Up), so they load
-// on their own once a signed-in user is known.
+// dropdown and dialog libraries and Log out's query client, which a visitor never sees (they get Login
+// and Sign Up), so they load on their own once a signed-in user is known.
 import { Plus } from 'lucide-react';
 import { lazy, Suspense, useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
@@ -10,10 +10,11 @@ import { Skeleton } from '@client/components/ui/skeleton';
 import { Wordmark } from '@client/components/wordmark';
 import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { cn } from '@client/lib/utils';
+import { withQueries } from './lazy-page';
 import { isActive, NAV_LINKS } from './nav-links';
 
-const loadUserMenu = () => import('./user-menu');
-const loadMobileMenu = () => import('./mobile-menu');
+const loadUserMenu = withQueries(() => import('./user-menu'));
+const loadMobileMenu = withQueries(() => import('./mobile-menu'));
 const UserMenu = lazy(loadUserMenu);
 const MobileMenu = lazy(loadMobileMenu);
 

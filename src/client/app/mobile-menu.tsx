@@ -5,6 +5,7 @@ import { Button } from '@client/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '@client/components/ui/sheet';
 import { useLogout } from '@client/features/auth/api/use-logout';
 import { cn } from '@client/lib/utils';
+import { NavLinkIcon } from './nav-link-icon';
 import { isActive, NAV_LINKS, VOICE_ONLY_LINK } from './nav-links';
 
 const menuLinkClass =
@@ -51,7 +52,7 @@ export default function MobileMenu({ isAdmin, location }: { isAdmin: boolean; lo
                 aria-current={isActive(location, link.href) ? 'page' : undefined}
                 className={menuLinkClass}
               >
-                <link.icon aria-hidden="true" /> {link.label}
+                <NavLinkIcon href={link.href} /> {link.label}
               </Link>
             ))}
           </nav>
@@ -71,7 +72,7 @@ export default function MobileMenu({ isAdmin, location }: { isAdmin: boolean; lo
             aria-current={isActive(location, VOICE_ONLY_LINK.href) ? 'page' : undefined}
             className={menuLinkClass}
           >
-            <VOICE_ONLY_LINK.icon aria-hidden="true" /> {VOICE_ONLY_LINK.label}
+            <NavLinkIcon href={VOICE_ONLY_LINK.href} /> {VOICE_ONLY_LINK.label}
           </Link>
           <Link href="/profile" onClick={close} className={menuLinkClass}>
             <User aria-hidden="true" /> My Profile

@@ -1,29 +1,30 @@
-// Every page but the landing page is its own chunk (decision 005), so a visitor on /landing, /auth or
-// /about downloads none of the signed-in features (forms, Stripe, the admin tables). The pages export
-// default.
-import { lazyPage } from './lazy-page';
+// Every page is its own chunk (decision 005), so a visitor on /landing, /auth or /about downloads none of
+// the signed-in features (forms, Stripe, the admin tables). The pages export default. Those that read
+// server data come with the query library (withQueries); the pages a visitor opens first do without it.
+import { lazyPage, withQueries } from './lazy-page';
 
 export const pages = {
+  landing: lazyPage(() => import('@client/features/landing/pages/landing-page')),
   auth: lazyPage(() => import('@client/features/auth/pages/auth-page')),
-  home: lazyPage(() => import('@client/features/home/pages/home-page')),
-  profile: lazyPage(() => import('@client/features/users/pages/profile-page')),
-  library: lazyPage(() => import('@client/features/templates/pages/library-page')),
-  simplePreview: lazyPage(() => import('@client/features/templates/pages/simple-preview-page')),
-  process: lazyPage(() => import('@client/features/videos/pages/process-page')),
-  player: lazyPage(() => import('@client/features/videos/pages/player-page')),
-  saved: lazyPage(() => import('@client/features/videos/pages/saved-videos-page')),
-  uploadTest: lazyPage(() => import('@client/features/videos/pages/upload-test-page')),
-  voiceOnly: lazyPage(() => import('@client/features/videos/pages/voice-only-page')),
-  demo: lazyPage(() => import('@client/features/templates/pages/demo-page')),
-  people: lazyPage(() => import('@client/features/people/pages/people-page')),
-  checkout: lazyPage(() => import('@client/features/payments/pages/checkout-page')),
-  voiceTraining: lazyPage(() => import('@client/features/voices/pages/voice-training-page')),
-  faceTraining: lazyPage(() => import('@client/features/faces/pages/face-training-page')),
-  admin: lazyPage(() => import('@client/features/admin/pages/admin-page')),
-  adminVideos: lazyPage(() => import('@client/features/admin/pages/admin-videos-page')),
+  home: lazyPage(withQueries(() => import('@client/features/home/pages/home-page'))),
+  profile: lazyPage(withQueries(() => import('@client/features/users/pages/profile-page'))),
+  library: lazyPage(withQueries(() => import('@client/features/templates/pages/library-page'))),
+  simplePreview: lazyPage(withQueries(() => import('@client/features/templates/pages/simple-preview-page'))),
+  process: lazyPage(withQueries(() => import('@client/features/videos/pages/process-page'))),
+  player: lazyPage(withQueries(() => import('@client/features/videos/pages/player-page'))),
+  saved: lazyPage(withQueries(() => import('@client/features/videos/pages/saved-videos-page'))),
+  uploadTest: lazyPage(withQueries(() => import('@client/features/videos/pages/upload-test-page'))),
+  voiceOnly: lazyPage(withQueries(() => import('@client/features/videos/pages/voice-only-page'))),
+  demo: lazyPage(withQueries(() => import('@client/features/templates/pages/demo-page'))),
+  people: lazyPage(withQueries(() => import('@client/features/people/pages/people-page'))),
+  checkout: lazyPage(withQueries(() => import('@client/features/payments/pages/checkout-page'))),
+  voiceTraining: lazyPage(withQueries(() => import('@client/features/voices/pages/voice-training-page'))),
+  faceTraining: lazyPage(withQueries(() => import('@client/features/faces/pages/face-training-page'))),
+  admin: lazyPage(withQueries(() => import('@client/features/admin/pages/admin-page'))),
+  adminVideos: lazyPage(withQueries(() => import('@client/features/admin/pages/admin-videos-page'))),
   about: lazyPage(() => import('@client/features/info/pages/about-page')),
   terms: lazyPage(() => import('@client/features/info/pages/terms-page')),
-  privacy: lazyPage(() => import('@client/features/info/pages/privacy-page')),
+  privacy: lazyPage(withQueries(() => import('@client/features/info/pages/privacy-page'))),
   contact: lazyPage(() => import('@client/features/info/pages/contact-page')),
   notFound: lazyPage(() => import('./not-found-page')),
 };
@@ -33,6 +34,7 @@ type AnyPage = { preload(): Promise<unknown> };
 // The page an address leads to, by its first segment (the route table in router.tsx has the details).
 const PAGE_BY_SEGMENT: Record<string, AnyPage> = {
   '': pages.home,
+  landing: pages.landing,
   auth: pages.auth,
   profile: pages.profile,
   library: pages.library,

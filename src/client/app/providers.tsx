@@ -1,7 +1,5 @@
-import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useToast } from '@client/components/ui/use-toast';
-import { queryClient } from '@client/lib/query-client';
 
 // Toasts only follow an action, so the toast component (and its library) loads with the first toast;
 // a toast raised before it arrives waits in the toast store and shows once it has.
@@ -19,11 +17,12 @@ function LazyToaster() {
   );
 }
 
+// The query library's client is not here: it comes with the pages that read server data (query-provider.tsx).
 export function Providers({ children }: { children: ReactNode }) {
   return (
-    <QueryClientProvider client={queryClient}>
+    <>
       {children}
       <LazyToaster />
-    </QueryClientProvider>
+    </>
   );
 }

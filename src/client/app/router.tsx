@@ -1,13 +1,13 @@
-// The route table (spec 01 §2 and the decisions page). The landing page is in the first file, with the
-// shell: on a phone, fetching it after the shell costs a round trip more than its bytes (decision 005).
-// Every other page is its own chunk (pages.ts); a guarded page's chunk loads while the user is checked.
+// The route table (spec 01 §2 and the decisions page). Every page is its own chunk (pages.ts); the landing
+// page's is fetched alongside the shell on /landing (vite.config.ts, decision 005), and a guarded page's
+// chunk loads while the user is checked.
 import type { ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
-import { LandingPage } from '@client/features/landing/pages/landing-page';
 import { AdminRoute, ProtectedRoute, PublicOnlyRoute } from './guards';
 import { pages } from './pages';
 
 const {
+  landing: LandingPage,
   auth: AuthPage,
   home: HomePage,
   profile: ProfilePage,

@@ -11,6 +11,7 @@ import {
 } from '@client/components/ui/dropdown-menu';
 import { useLogout } from '@client/features/auth/api/use-logout';
 import { initials } from '@client/lib/utils';
+import { NavLinkIcon } from './nav-link-icon';
 import { VOICE_ONLY_LINK } from './nav-links';
 
 /** The avatar menu: who is signed in, their pages, and Log out. */
@@ -42,7 +43,7 @@ export default function UserMenu({ user, isAdmin }: { user: CurrentUser; isAdmin
         </DropdownMenuItem>
         <DropdownMenuItem asChild>
           <Link href={VOICE_ONLY_LINK.href}>
-            <VOICE_ONLY_LINK.icon aria-hidden="true" /> {VOICE_ONLY_LINK.label}
+            <NavLinkIcon href={VOICE_ONLY_LINK.href} /> {VOICE_ONLY_LINK.label}
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>

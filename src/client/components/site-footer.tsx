@@ -1,14 +1,8 @@
 import { Link } from 'wouter';
+import { INFO_LINKS } from './info-links';
 import { Wordmark } from './wordmark';
 
-/** The pages about FamilyStar itself, open to everyone: the landing page's footer and the app's. */
-export const INFO_LINKS = [
-  { href: '/about', label: 'About' },
-  { href: '/terms', label: 'Terms' },
-  { href: '/privacy', label: 'Privacy' },
-  { href: '/contact', label: 'Contact' },
-];
-
+/** The landing page's footer (the app's own is app/app-footer.tsx). */
 export function SiteFooter() {
   return (
     <footer className="border-t bg-card">

@@ -82,14 +82,17 @@ export function pathFromQueryKey(queryKey: readonly unknown[]): string {
     .join('/');
 }
 
+/** A GET of a path. With on401 'returnNull' a 401 reads as null (nobody signed in). */
+export async function getJson<T>(path: string, { on401, signal }: { on401: 'returnNull' | 'throw'; signal?: AbortSignal }): Promise<T> {
+  const response = await send('GET', path, undefined, signal);
+  if (on401 === 'returnNull' && response.status === 401) return null as T;
+  await throwIfNotOk(response);
+  return readBody<T>(response);
+}
+
 /** A GET of the path held in the query key. With on401 'returnNull' a 401 reads as null (nobody signed in). */
 export function getQueryFn<T>({ on401 }: { on401: 'returnNull' | 'throw' }): QueryFunction<T> {
-  return async ({ queryKey, signal }) => {
-    const response = await send('GET', pathFromQueryKey(queryKey), undefined, signal);
-    if (on401 === 'returnNull' && response.status === 401) return null as T;
-    await throwIfNotOk(response);
-    return readBody<T>(response);
-  };
+  return ({ queryKey, signal }) => getJson<T>(pathFromQueryKey(queryKey), { on401, signal });
 }
 
 /**

@@ -4,7 +4,7 @@ import type { AdminUser, Role, SubscriptionStatus } from '@shared/api-types';
 import type { PlanId } from '@shared/plans';
 import { apiRequest } from '@client/lib/api';
 import { toast } from '@client/components/ui/use-toast';
-import { currentUserQueryKey } from '@client/features/auth/api/use-current-user';
+import { refreshCurrentUser } from '@client/features/auth/api/use-current-user';
 
 export const adminUsersQueryKey = ['/api/admin/users'] as const;
 
@@ -35,7 +35,7 @@ export function useUpdateAdminUser() {
       toast({ title: SUCCESS_TITLE[change.kind], description: `${user.displayName} (${user.username}) was updated.` });
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: adminUsersQueryKey }),
-        queryClient.invalidateQueries({ queryKey: currentUserQueryKey }),
+        refreshCurrentUser(),
         queryClient.invalidateQueries({ queryKey: ['/api/admin/analytics'] }),
       ]);
     },

@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import { apiRequest } from '@client/lib/api';
 import { toast } from '@client/components/ui/use-toast';
 import { forgetNewAccount } from '../lib/session-hints';
-import { currentUserQueryKey } from './use-current-user';
+import { setCurrentUser } from './use-current-user';
 
 export function logout(): Promise<void> {
   return apiRequest<void>('POST', '/api/logout');
@@ -17,9 +17,9 @@ export function useLogout() {
     onSuccess: () => {
       forgetNewAccount();
       // Both changes land in the same render, so the guarded page never redirects to /auth on the way out.
-      queryClient.setQueryData(currentUserQueryKey, null);
+      setCurrentUser(null);
       navigate('/landing');
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserQueryKey[0] });
+      queryClient.removeQueries();
       toast({ title: 'Logged out', description: 'You have been successfully logged out.' });
     },
     onError: (error) => {

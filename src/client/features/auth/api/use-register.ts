@@ -1,10 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CurrentUser } from '@shared/api-types';
 import type { RegisterRequest } from '@shared/validation';
 import { apiRequest } from '@client/lib/api';
+import { useRequest } from '@client/lib/use-request';
 import { toast } from '@client/components/ui/use-toast';
 import { rememberNewAccount } from '../lib/session-hints';
-import { currentUserQueryKey } from './use-current-user';
+import { setCurrentUser } from './use-current-user';
 
 /** Sends the registration fields; confirmPassword stays in the form. */
 export function register(fields: RegisterRequest): Promise<CurrentUser> {
@@ -13,12 +13,10 @@ export function register(fields: RegisterRequest): Promise<CurrentUser> {
 }
 
 export function useRegister() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: register,
+  return useRequest(register, {
     onSuccess: (user) => {
       rememberNewAccount(user.id);
-      queryClient.setQueryData(currentUserQueryKey, user);
+      setCurrentUser(user);
       toast({
         title: 'Registration successful',
         description: `Welcome to FamilyStar, ${user.displayName}! Add a person to get started.`,

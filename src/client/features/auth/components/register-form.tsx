@@ -1,50 +1,46 @@
 import type { FormEvent } from 'react';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import { Button } from '@client/components/ui/button';
 import { TextField } from '@client/components/ui/form-field';
 import { Spinner } from '@client/components/ui/spinner';
 import { useRegister } from '../api/use-register';
-import { registerFormSchema } from '@shared/validation';
+import { checkRegister, REGISTER_FIELDS } from '../lib/auth-form-checks';
 import { requiredFieldsFilled } from '../lib/auth-validation';
+import { useCheckedForm } from '../lib/use-checked-form';
 
 export function RegisterForm() {
   const register = useRegister();
-  const form = useForm({
-    resolver: zodResolver(registerFormSchema),
-    defaultValues: { username: '', email: '', displayName: '', password: '', confirmPassword: '' },
-  });
-  const { errors } = form.formState;
+  const form = useCheckedForm(REGISTER_FIELDS, checkRegister);
+  const { errors } = form;
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!requiredFieldsFilled('register', form.getValues())) return;
-    void form.handleSubmit((values) => register.mutate(values))();
+    form.handleSubmit((values) => register.mutate(values));
   }
 
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Register">
-      <TextField label="Username" autoComplete="username" error={errors.username?.message} {...form.register('username')} />
-      <TextField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
+      <TextField label="Username" autoComplete="username" error={errors.username} {...form.register('username')} />
+      <TextField label="Email" type="email" autoComplete="email" error={errors.email} {...form.register('email')} />
       <TextField
         label="Display Name"
         autoComplete="name"
         hint="How FamilyStar greets you, e.g. Mum or Grandpa Joe."
-        error={errors.displayName?.message}
+        error={errors.displayName}
         {...form.register('displayName')}
       />
       <TextField
         label="Password"
         type="password"
         autoComplete="new-password"
-        error={errors.password?.message}
+        error={errors.password}
         {...form.register('password')}
       />
       <TextField
         label="Confirm Password"
         type="password"
         autoComplete="new-password"
-        error={errors.confirmPassword?.message}
+        error={errors.confirmPassword}
         {...form.register('confirmPassword')}
       />
       <Button type="submit" size="lg" className="mt-2 w-full" disabled={register.isPending}>

@@ -1,14 +1,15 @@
-// The spec checks presence before anything else, with a toast rather than inline errors. The shared
-// schema already knows which fields are required, so it is asked instead of listing them again.
-import { MESSAGES, loginRequestSchema, registerFormSchema } from '@shared/validation';
+// The spec checks presence before anything else, with a toast rather than inline errors. The forms' own
+// checks (the shared schemas' rules, auth-form-checks.ts) already know which fields are required.
+import { MESSAGES } from '@shared/validation-rules';
 import { toast } from '@client/components/ui/use-toast';
-
-const SCHEMAS = { login: loginRequestSchema, register: registerFormSchema };
+import { checkLogin, checkRegister, missesARequiredField, type LoginFields, type RegisterFields } from './auth-form-checks';
 
 /** False, after showing the "Please fill in all fields" toast, when a required field is empty. */
-export function requiredFieldsFilled(form: keyof typeof SCHEMAS, values: unknown): boolean {
-  const result = SCHEMAS[form].safeParse(values);
-  const missing = !result.success && result.error.issues.some((issue) => issue.message === MESSAGES.fillAllFields);
+export function requiredFieldsFilled(form: 'login', values: LoginFields): boolean;
+export function requiredFieldsFilled(form: 'register', values: RegisterFields): boolean;
+export function requiredFieldsFilled(form: 'login' | 'register', values: LoginFields | RegisterFields): boolean {
+  const { errors } = form === 'login' ? checkLogin(values as LoginFields) : checkRegister(values as RegisterFields);
+  const missing = missesARequiredField(errors);
   if (missing) toast({ variant: 'destructive', title: 'Validation Error', description: MESSAGES.fillAllFields });
   return !missing;
 }

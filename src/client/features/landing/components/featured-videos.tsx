@@ -1,9 +1,11 @@
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button } from '@client/components/ui/button';
-import { FeaturedTemplatesGrid } from '@client/features/templates/components/featured-templates-grid';
+import { useFeaturedTemplatesForVisitor } from '@client/features/templates/api/featured-for-visitors';
+import { FeaturedTemplatesView } from '@client/features/templates/components/featured-templates-view';
 
 export function FeaturedVideos() {
+  const featured = useFeaturedTemplatesForVisitor();
   return (
     <section aria-labelledby="featured-videos-title" className="bg-card py-16 md:py-24">
       <div className="container-page">
@@ -20,7 +22,7 @@ export function FeaturedVideos() {
             </Link>
           </Button>
         </div>
-        <FeaturedTemplatesGrid />
+        <FeaturedTemplatesView {...featured} />
       </div>
     </section>
   );

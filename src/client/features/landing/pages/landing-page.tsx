@@ -9,7 +9,7 @@ import { HowItWorks } from '../components/how-it-works';
 import { LandingHeader } from '../components/landing-header';
 import { Pricing } from '../components/pricing';
 
-export function LandingPage() {
+export default function LandingPage() {
   useDocumentTitle();
   return (
     <div className="flex min-h-screen flex-col">

@@ -1,12 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { DemoLibraryStatus } from '@shared/api-types';
+import { DEMO_STATUS_PATH, DEMO_STATUS_POLL_MS } from './featured-for-visitors';
 import { featuredTemplatesQueryKey } from './use-featured-templates';
 import { templatesQueryKey } from './use-templates';
 
-export const demoStatusQueryKey = ['/api/videoTemplates/demo-status'] as const;
-/** How often a page looks again while the demo library is being made (it takes 20–30 s in all). */
-const POLL_MS = 3000;
+export const demoStatusQueryKey = [DEMO_STATUS_PATH] as const;
 
 /**
  * Whether the demo library is being made right now (a first start, issue 20). Asked only when `ask`: the
@@ -20,7 +19,7 @@ export function useDemoLibraryPreparing(ask: boolean): boolean {
     queryKey: demoStatusQueryKey,
     enabled: ask,
     staleTime: 0,
-    refetchInterval: (query) => (query.state.data?.preparing ? POLL_MS : false),
+    refetchInterval: (query) => (query.state.data?.preparing ? DEMO_STATUS_POLL_MS : false),
   });
   const preparing = ask && data?.preparing === true;
   // Whether the previous answer said preparing: the first one comes with the lists just read.

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { VideoTemplate } from '@shared/api-types';
+import { FEATURED_TEMPLATES_PATH } from './featured-for-visitors';
 
-export const featuredTemplatesQueryKey = ['/api/videoTemplates/featured'] as const;
+export const featuredTemplatesQueryKey = [FEATURED_TEMPLATES_PATH] as const;
 
 /** The featured templates (public). */
 export function useFeaturedTemplates() {

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { apiRequest } from '@client/lib/api';
 import { toast } from '@client/components/ui/use-toast';
-import { currentUserQueryKey } from '@client/features/auth/api/use-current-user';
+import { setCurrentUser } from '@client/features/auth/api/use-current-user';
 import { forgetSignedIn } from '@client/features/auth/lib/session-hints';
 
 export const ACCOUNT_DELETED = 'Your account and all its data were deleted.';
@@ -24,9 +24,9 @@ export function useDeleteAccount(userId: number) {
     onSuccess: () => {
       forgetSignedIn();
       // Both changes land in the same render, so the guarded page never redirects to /auth on the way out.
-      queryClient.setQueryData(currentUserQueryKey, null);
+      setCurrentUser(null);
       navigate('/landing');
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== currentUserQueryKey[0] });
+      queryClient.removeQueries();
       toast({ title: ACCOUNT_DELETED });
     },
   });

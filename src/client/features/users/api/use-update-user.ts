@@ -3,7 +3,7 @@ import type { UserProfile } from '@shared/api-types';
 import { MESSAGES, type ProfileUpdate } from '@shared/validation';
 import { apiRequest } from '@client/lib/api';
 import { toast } from '@client/components/ui/use-toast';
-import { currentUserQueryKey } from '@client/features/auth/api/use-current-user';
+import { refreshCurrentUser } from '@client/features/auth/api/use-current-user';
 import { userQueryKey } from './use-user';
 
 export function updateUser(userId: number, fields: ProfileUpdate): Promise<UserProfile> {
@@ -22,7 +22,7 @@ export function useUpdateUser(userId: number | undefined) {
       if (userId !== undefined) {
         await Promise.all([
           queryClient.invalidateQueries({ queryKey: userQueryKey(userId) }),
-          queryClient.invalidateQueries({ queryKey: currentUserQueryKey }),
+          refreshCurrentUser(),
         ]);
       }
     },

@@ -16,7 +16,7 @@ import { Progress } from '@client/components/ui/progress';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { Spinner } from '@client/components/ui/spinner';
 import { cn } from '@client/lib/utils';
-import { currentUserQueryKey } from '@client/features/auth/api/use-current-user';
+import { refreshCurrentUser } from '@client/features/auth/api/use-current-user';
 import { usePaymentsConfig } from '@client/features/payments/api/use-payments-config';
 import { useSubscriptionCheckout } from '@client/features/payments/api/use-subscription-checkout';
 import { useSubscriptionPortal } from '@client/features/payments/api/use-subscription-portal';
@@ -206,7 +206,7 @@ function useConfirmationPolling(userId: number, waiting: boolean) {
     const started = Date.now();
     const refresh = () =>
       // The user's key is the prefix of their usage and entitlements: all three are read again.
-      Promise.all([queryClient.invalidateQueries({ queryKey: userQueryKey(userId) }), queryClient.invalidateQueries({ queryKey: currentUserQueryKey })]);
+      Promise.all([queryClient.invalidateQueries({ queryKey: userQueryKey(userId) }), refreshCurrentUser()]);
     void refresh();
     const timer = setInterval(() => {
       if (Date.now() - started > CONFIRMATION_WAIT_MS) clearInterval(timer);
