@@ -200,7 +200,8 @@ describe('a server without Stripe keys', () => {
       await signIn(context, admin);
       await page.goto('/profile#plan');
       const plan = planSection(page);
-      await expect.poll(() => plan.getByText('Unlimited (admin)').count()).toBe(2);
+      // A full page load: the shell, the profile's chunk, the user and the plan's figures (vitest's poll waits 1 s by default).
+      await expect.poll(() => plan.getByText('Unlimited (admin)').count(), { timeout: 15_000 }).toBe(2);
       expect(await plan.getByRole('button').count()).toBe(0);
       await planShot(page, 'payments-plan-admin');
 
