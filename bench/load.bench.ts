@@ -71,7 +71,7 @@ async function startProcess(script: 'main' | 'worker', dataDir: string, env: Rec
   // BENCH_SERVER_NODE_ARGS: extra node options for the servers, e.g. `--cpu-prof --cpu-prof-dir=…` to profile them.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, `dist/server/${script}.js`], {
-    env: { ...process.env, PORT: String(port ?? 0), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    env: { ...process.env, PORT: String(port ?? 0), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
