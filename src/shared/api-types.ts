@@ -118,6 +118,8 @@ export interface FaceImage {
   faceBox: { x: number; y: number; width: number; height: number } | null;
   /** The face is turned far to one side (FACE_ANALYSIS_MESSAGES.turnedAway): kept, with a warning. */
   turnedAway: boolean;
+  /** The face looks blurred (FACE_ANALYSIS_MESSAGES.blurred): kept, with a warning, and not used to lend the render its mouths. */
+  blurred: boolean;
 }
 
 /** GET /api/people/:personId/faceVideos, POST /api/faceVideos. */

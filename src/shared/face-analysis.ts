@@ -8,6 +8,7 @@ export const FACE_ANALYSIS_MESSAGES = {
   voiceMissing: 'The recording file is missing. Please record it again.',
   tooManyWaiting: 'You have several recordings still being processed. Please wait for them to finish before adding more.',
   turnedAway: 'The face is turned to one side in this photo. It is kept, but a photo facing the camera gives a better video.',
+  blurred: 'This photo looks blurred. It is kept, but a sharp photo gives a better video.',
 } as const;
 
 /**
@@ -20,6 +21,22 @@ export const TURNED_AWAY_YAW_DEGREES = 25;
 export function isTurnedAway(pose: unknown): boolean {
   const yaw = (pose as { yaw?: unknown } | undefined)?.yaw;
   return typeof yaw === 'number' && Math.abs(yaw) >= TURNED_AWAY_YAW_DEGREES;
+}
+
+/**
+ * A face whose detail ratio (pipeline/face-engine.ts `faceDetailRatio`) is under this looks blurred: kept,
+ * with FACE_ANALYSIS_MESSAGES.blurred, and left out of the collection that lends the render its mouths
+ * (jobs/render.ts). Measured: sharp faces 0.30 and up (face-api's demo photos 0.36–0.57, also shrunk to
+ * 80 px; every frame of both talking clips 0.30–0.49, the woman's soft compressed video lowest); blurred
+ * by 1.2 % of the face's width 0.16–0.19, by 1 % 0.18–0.23. The line sits nearer the blurred side: a
+ * sharp face wrongly called blurred loses its expressions for the render, a slightly soft one kept costs
+ * little.
+ */
+export const BLURRED_DETAIL_RATIO = 0.22;
+
+/** Whether a face's recorded detail ratio says it is blurred (a warning, not a refusal); rows from before the measure have none. */
+export function isBlurred(detailRatio: unknown): boolean {
+  return typeof detailRatio === 'number' && detailRatio < BLURRED_DETAIL_RATIO;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Which of a person's images go to the render besides the chosen one (jobs/render.ts collectionOf): the
-// same face only, by embedding; a sibling's image added to the wrong person is left out and said so.
+// same face only, by embedding; a sibling's image added to the wrong person is left out and said so, as are
+// blurred images.
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faceImages } from '../db/schema';
@@ -22,7 +23,7 @@ describe.each(databases)('the person’s collection for a render on $name', (tes
   });
   afterAll(() => t?.close());
 
-  it('keeps the same face, leaves out another face, far-turned and missing images, and says how many showed another face', async () => {
+  it('keeps the same face, leaves out another face, far-turned, blurred and missing images, and says how many showed another face or blur', async () => {
     const { userId, personId } = await memberWithPerson(t);
     const stored = async () => {
       const temp = await t.storage.tempPath();
@@ -36,15 +37,17 @@ describe.each(databases)('the person’s collection for a render on $name', (tes
     const laugh = await insert('Laugh (from a clip)', direction(30)); // cosine 0.87: the same face
     const sibling = await insert('Sibling', direction(70)); // cosine 0.34: another face
     await insert('Turned away', direction(20), { analysis: { pose: { yaw: 40 } } });
+    await insert('Blurred', direction(15), { analysis: { detailRatio: 0.2 } });
+    const sharp = await insert('Sharp', direction(25), { analysis: { detailRatio: 0.4 } });
     await insert('No embedding', null);
     const gone = await insert('File gone', direction(10));
     await t.storage.removeUrl(gone.imageUrl);
 
     const deps = { db: t.database.db, storage: t.storage } as JobDeps;
     const { files, notes } = await collectionOf(deps, chosen);
-    expect(files).toEqual([t.storage.fromUrl(laugh.imageUrl)!.path]);
+    expect(files.sort()).toEqual([t.storage.fromUrl(laugh.imageUrl)!.path, t.storage.fromUrl(sharp.imageUrl)!.path].sort());
     expect(files).not.toContain(t.storage.fromUrl(sibling.imageUrl)!.path);
-    expect(notes).toEqual(["1 of the person's images show another face and were left out"]);
+    expect(notes).toEqual(["1 of the person's images show another face and were left out", "1 of the person's images look blurred and were left out"]);
 
     // A chosen image without an embedding cannot be compared: only it is used.
     const unknown = await insert('Unknown', null);

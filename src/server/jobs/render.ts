@@ -8,7 +8,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import { VIDEO_MESSAGES, faceMissingMessage, voiceMissingMessage } from '../../shared/video-rules';
-import { SAME_PERSON_COSINE, isTurnedAway } from '../../shared/face-analysis';
+import { SAME_PERSON_COSINE, isBlurred, isTurnedAway } from '../../shared/face-analysis';
 import { unusableRecordingMessage } from '../../shared/voice-analysis';
 import { VOICE_ONLY_MESSAGES } from '../../shared/voice-only-rules';
 import { faceImages, processedVideos, videoTemplates, voiceRecordings } from '../db/schema';
@@ -152,7 +152,7 @@ const COLLECTION_SIZE = 8;
  * drives the render; a sibling's clip added to the wrong person must not). Same face: faceres cosine to
  * the chosen image's embedding at least SAME_PERSON_COSINE. Measured here: frames of one person 0.76-0.93,
  * different people (the demo photos and both clips) at most 0.64, 99 % under 0.57. Photos turned far to
- * one side are left out (the chosen one is used whatever it is: the parent chose it). Without an
+ * one side, and blurred ones, are left out (the chosen one is used whatever it is: the parent chose it). Without an
  * embedding on the chosen image nothing can be checked, and only it is used.
  */
 export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inferSelect): Promise<{ files: string[]; notes: string[] }> {
@@ -165,6 +165,7 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
     .orderBy(desc(faceImages.createdAt));
   const files: string[] = [];
   let otherFace = 0;
+  let blurred = 0;
   for (const row of rows) {
     if (files.length >= COLLECTION_SIZE) break;
     if (!row.faceEmbedding?.length || isTurnedAway(row.analysis?.pose)) continue;
@@ -172,10 +173,18 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
       otherFace++;
       continue;
     }
+    // A blurred mouth lent to a sharp face would show as a smudge.
+    if (isBlurred(row.analysis?.detailRatio)) {
+      blurred++;
+      continue;
+    }
     const file = deps.storage.fromUrl(row.imageUrl);
     if (file && (await stat(file.path).catch(() => undefined))) files.push(file.path);
   }
-  const notes = otherFace > 0 ? [`${otherFace} of the person's images show another face and were left out`] : [];
+  const notes = [
+    ...(otherFace > 0 ? [`${otherFace} of the person's images show another face and were left out`] : []),
+    ...(blurred > 0 ? [`${blurred} of the person's images look blurred and were left out`] : []),
+  ];
   return { files, notes };
 }
 

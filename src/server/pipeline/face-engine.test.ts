@@ -1,6 +1,7 @@
 // The built-in face engine on real pictures: the NASA portrait the demo templates are made from, real
 // photos of other people (face-api's demo pictures), a picture with no face, and the demo templates
 // themselves (the renderer needs the face in their frames).
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TEMPLATES, findDemoTools, renderDemo } from '../features/templates/demo-templates';
+import { isBlurred } from '../../shared/face-analysis';
 import { ffmpegBinary, runProcess } from '../media/ffmpeg';
 import { classifyExpression } from './expressions';
 import {
@@ -185,6 +187,35 @@ describe('human face engine', () => {
         `roll: +15° rotation ${fixed(clockwise!.pose!.roll, 1)}°, -15° ${fixed(anticlockwise!.pose!.roll, 1)}°, upright ${fixed(frontal!.pose!.roll, 1)}°`,
     );
   }, 60_000);
+
+  it('tells a blurred face from a sharp one, whatever its size, on real photos and video frames', async ({ annotate }) => {
+    const sharpRatios: number[] = [];
+    const blurredRatios: number[] = [];
+    const lines: string[] = [];
+    const ratioOf = async (frame: Frame) => largest(await engine.analyse(frame)).detailRatio;
+    for (const file of [...[1, 2, 3, 4, 5, 6].map(sample), PORTRAIT]) {
+      const full = await picture(file);
+      const face = largest(await engine.analyse(full));
+      const width = face.box[2];
+      // Blurred by 1.2 % of the face's width; and the sharp photo shrunk so that the face is 80 pixels wide.
+      const blurred = await ratioOf(await picture(file, (image) => image.blur(0.012 * width)));
+      const small = await ratioOf(await picture(file, (image) => image.resize(Math.round((full.width * 80) / width))));
+      sharpRatios.push(face.detailRatio, small);
+      blurredRatios.push(blurred);
+      lines.push(`${path.basename(file)} ${fixed(face.detailRatio, 2)} (80 px: ${fixed(small, 2)}), blurred ${fixed(blurred, 2)}`);
+    }
+    // Frames of the real talking clips (compressed video), when ../shared is beside the project.
+    const clips = path.resolve(import.meta.dirname, '../../../../shared/media');
+    for (const clip of existsSync(clips) ? ['talking-woman.mp4', 'talking-man.mp4'] : []) {
+      const [frame] = await decodeFrames(['-ss', '4', '-i', path.join(clips, clip), '-frames:v', '1'], 1280, 720);
+      const ratio = await ratioOf(frame!);
+      sharpRatios.push(ratio);
+      lines.push(`${clip} ${fixed(ratio, 2)}`);
+    }
+    await annotate(lines.join('; '));
+    for (const ratio of sharpRatios) expect(isBlurred(ratio)).toBe(false);
+    for (const ratio of blurredRatios) expect(isBlurred(ratio)).toBe(true);
+  }, 120_000);
 
   it('measures less sharpness on a blurred copy, whatever the face size', async ({ annotate }) => {
     const sharpFace = largest(await engine.analyse(await picture(PORTRAIT)));

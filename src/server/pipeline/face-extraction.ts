@@ -48,6 +48,8 @@ export interface FaceAnalysisRecord {
   score: number;
   pose: { yaw: number; pitch: number; roll: number };
   sharpness: number;
+  /** face-engine.ts `faceDetailRatio`: under BLURRED_DETAIL_RATIO the face looks blurred. */
+  detailRatio: number;
   mouthOpening: number;
   expressions: AnalysedFace['expressions'];
   /** What the classifier saw, whatever the clip declared. */
@@ -148,6 +150,7 @@ export async function extractFaces(
         score: face.score,
         pose: face.pose,
         sharpness: face.sharpness,
+        detailRatio: face.detailRatio,
         mouthOpening: face.mouthOpening,
         expressions: face.expressions,
         classified,

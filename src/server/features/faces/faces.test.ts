@@ -35,6 +35,7 @@ function overlap(a: Box, b: Box): number {
 interface FaceImageJson {
   id: number;
   turnedAway: boolean;
+  blurred: boolean;
   facesInPhoto: number;
   faceBox: Box | null;
   imageUrl: string;
@@ -138,6 +139,18 @@ describe.each(databases)('face images and face videos API on $name', (testDataba
       expect(side).toMatchObject({ facesInPhoto: 1, turnedAway: true });
       const front = await addImage(m, { name: 'Front' });
       expect(front.turnedAway).toBe(false);
+    }, 60_000);
+
+    it('keeps a blurred photo, and says so; the same photo sharp is not flagged', async () => {
+      const m = await memberWithPerson(t);
+      // A real face (face-api's sample1), its face about 270 px wide, blurred by 1.2 % of that.
+      const file = path.join(FACE_API_DEMO, 'sample1.jpg');
+      const sharpCopy = await sharp(file).jpeg().toBuffer();
+      const blurredCopy = await sharp(file).blur(3.2).jpeg().toBuffer();
+      const blurred = await addImage(m, { name: 'Blurred', imageData: dataUrl(blurredCopy, 'image/jpeg') });
+      expect(blurred).toMatchObject({ blurred: true, turnedAway: false });
+      const sharpImage = await addImage(m, { name: 'Sharp', imageData: dataUrl(sharpCopy, 'image/jpeg') });
+      expect(sharpImage.blurred).toBe(false);
     }, 60_000);
 
     it('streams a stored image back to its owner only (Range → 206)', async () => {

@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { and, asc, eq, getTableColumns, gt } from 'drizzle-orm';
 import type { FaceImage, FaceVideo } from '../../../shared/api-types';
-import { FACE_ANALYSIS_MESSAGES, isTurnedAway } from '../../../shared/face-analysis';
+import { FACE_ANALYSIS_MESSAGES, isBlurred, isTurnedAway } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
 import type { Db } from '../../db/open';
 import { type UserRow, faceImages, faceVideos, pendingUploads, people } from '../../db/schema';
@@ -49,6 +49,7 @@ export function toFaceImage(row: ListedFaceImageRow): FaceImage {
     facesInPhoto: typeof analysis.faces === 'number' ? analysis.faces : 1,
     faceBox: faceBoxFraction(analysis.box, analysis.imageSize),
     turnedAway: isTurnedAway(analysis.pose),
+    blurred: isBlurred(analysis.detailRatio),
   };
 }
 
@@ -146,6 +147,7 @@ export async function createFaceImage(
       score: face.score,
       pose: face.pose,
       sharpness: face.sharpness,
+      detailRatio: face.detailRatio,
       mouthOpening: face.mouthOpening,
       expressions: face.expressions,
       classified,

@@ -43,8 +43,9 @@ export function AddFaceImageDialog({ person, hasDefault, count, open, onOpenChan
 
   function finish(image: FaceImage) {
     setUnconfirmed(null);
-    // Kept either way; a face turned far to one side is said once the dialog has closed.
-    if (image.turnedAway) notifySuccess(FACE_IMAGE_ADDED, FACE_ANALYSIS_MESSAGES.turnedAway);
+    // Kept either way; a face turned far to one side, or blurred, is said once the dialog has closed.
+    const warnings = [image.turnedAway && FACE_ANALYSIS_MESSAGES.turnedAway, image.blurred && FACE_ANALYSIS_MESSAGES.blurred].filter(Boolean);
+    if (warnings.length) notifySuccess(FACE_IMAGE_ADDED, warnings.join(' '));
     else notifySuccess(FACE_IMAGE_ADDED);
     onOpenChange(false);
     onSaved?.(image);

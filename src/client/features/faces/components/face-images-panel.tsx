@@ -112,6 +112,11 @@ export function FaceImagesPanel({ person }: { person: Person }) {
                       Turned to one side
                     </p>
                   )}
+                  {image.blurred && (
+                    <p className="text-xs text-amber-700 dark:text-amber-300" title={FACE_ANALYSIS_MESSAGES.blurred}>
+                      Looks blurred
+                    </p>
+                  )}
                 </div>
                 {!image.isDefault && (
                   <Button
