@@ -3,6 +3,7 @@
 // profiles), drop near-duplicates by embedding, and label each with an expression. Runs in a pipeline
 // worker thread; knows nothing of the database (jobs/face-extraction.ts stores the result).
 import sharp from 'sharp';
+import { isBlurred } from '../../shared/face-analysis';
 import { MEDIA_LIMITS } from '../../shared/media-rules';
 import { FrameDecodeError, readFrames } from '../media/frames';
 import { classifyExpression, EXPRESSION_THRESHOLDS, expressionAgrees, type FaceExpression, isFaceExpression } from './expressions';
@@ -126,11 +127,14 @@ export async function extractFaces(
     if (face) analysed.push({ candidate, face });
   }
 
-  // 3. Faces that show what the clip declared first, then by quality; no near-duplicates.
+  // 3. Faces that show what the clip declared first, then by quality; no near-duplicates. Blurred faces
+  // (a head moving fast, the camera refocusing) only when the clip has nothing sharper: the render would
+  // leave them out (jobs/render.ts), and the People page would mark them.
   const fits = (face: AnalysedFace) => isFaceExpression(declared) && expressionAgrees(face, declared);
   analysed.sort((a, b) => Number(fits(b.face)) - Number(fits(a.face)) || b.candidate.quality - a.candidate.quality);
+  const sharpFaces = analysed.filter((entry) => !isBlurred(entry.face.detailRatio));
   const kept: typeof analysed = [];
-  for (const entry of analysed) {
+  for (const entry of sharpFaces.length > 0 ? sharpFaces : analysed) {
     if (kept.length >= EXTRACTION.maxCrops) break;
     if (kept.some((other) => cosineSimilarity(other.face.embedding, entry.face.embedding) >= EXTRACTION.duplicateCosine)) continue;
     kept.push(entry);

@@ -1,0 +1,54 @@
+// Face extraction from a training clip (face-extraction.ts) with the real face engine: a clip blurred
+// for most of its length gives its crops from the sharp part only; a clip blurred throughout still gives
+// crops (marked blurred), so the parent has something and the People page says why it is poor.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isBlurred } from '../../shared/face-analysis';
+import { ffmpegBinary, runProcess } from '../media/ffmpeg';
+import { PORTRAIT } from '../testing/media-fixtures';
+import { type FaceEngine, createHumanFaceEngine } from './face-engine';
+import { extractFaces } from './face-extraction';
+
+/** 4 s of the portrait drifting and zooming like a face before a camera (as media-fixtures' faceClip), blurred while `blurWhile` holds. */
+async function clip(file: string, blurWhile: string) {
+  const drift = "scale=1024:1024,zoompan=z='1.2+0.1*sin(on/15)':x='iw/2-(iw/zoom/2)+20*sin(on/9)':y='ih/2-(ih/zoom/2)':d=40:s=640x480:fps=10";
+  await runProcess(ffmpegBinary(), [
+    '-nostdin', '-v', 'error', '-y', '-loop', '1', '-i', PORTRAIT,
+    '-vf', `${drift},gblur=sigma=6:enable='${blurWhile}'`,
+    '-t', '4', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', file,
+  ]);
+}
+
+describe('face extraction', () => {
+  let engine: FaceEngine;
+  let scratch: string;
+  beforeAll(async () => {
+    engine = await createHumanFaceEngine();
+    scratch = await mkdtemp(path.join(tmpdir(), 'familystar-extraction-'));
+  });
+  afterAll(async () => {
+    await engine?.close();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('takes its crops from the sharp part of a clip that is mostly blurred', async () => {
+    const file = path.join(scratch, 'mostly-blurred.mp4');
+    await clip(file, 'lt(t,3.2)');
+    const faces = await extractFaces(engine, { file, declaredExpression: 'neutral', durationSeconds: 4 });
+    expect(faces.length).toBeGreaterThan(0);
+    for (const face of faces) {
+      expect(isBlurred(face.analysis.detailRatio), `the crop at ${face.analysis.time} s`).toBe(false);
+      expect(face.analysis.time).toBeGreaterThanOrEqual(3.1);
+    }
+  }, 120_000);
+
+  it('still gives crops from a clip blurred throughout, marked blurred', async () => {
+    const file = path.join(scratch, 'all-blurred.mp4');
+    await clip(file, '1');
+    const faces = await extractFaces(engine, { file, declaredExpression: 'neutral', durationSeconds: 4 });
+    expect(faces.length).toBeGreaterThan(0);
+    for (const face of faces) expect(isBlurred(face.analysis.detailRatio)).toBe(true);
+  }, 120_000);
+});
