@@ -7,16 +7,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBlurred } from '../../shared/face-analysis';
 import { ffmpegBinary, runProcess } from '../media/ffmpeg';
-import { PORTRAIT } from '../testing/media-fixtures';
+import { PORTRAIT, faceDrift } from '../testing/media-fixtures';
 import { type FaceEngine, createHumanFaceEngine } from './face-engine';
 import { extractFaces } from './face-extraction';
 
-/** 4 s of the portrait drifting and zooming like a face before a camera (as media-fixtures' faceClip), blurred while `blurWhile` holds. */
+/** media-fixtures' face clip (4 s of the portrait drifting before a camera), blurred while `blurWhile` holds. */
 async function clip(file: string, blurWhile: string) {
-  const drift = "scale=1024:1024,zoompan=z='1.2+0.1*sin(on/15)':x='iw/2-(iw/zoom/2)+20*sin(on/9)':y='ih/2-(ih/zoom/2)':d=40:s=640x480:fps=10";
   await runProcess(ffmpegBinary(), [
     '-nostdin', '-v', 'error', '-y', '-loop', '1', '-i', PORTRAIT,
-    '-vf', `${drift},gblur=sigma=6:enable='${blurWhile}'`,
+    '-vf', `${faceDrift(4)},gblur=sigma=6:enable='${blurWhile}'`,
     '-t', '4', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', file,
   ]);
 }

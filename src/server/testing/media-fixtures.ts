@@ -26,6 +26,10 @@ function generate(name: string, args: string[]): Buffer {
 /** The NASA portrait shipped with the app (assets/README.md): a real, public-domain face. */
 export const PORTRAIT = fileURLToPath(new URL('../../../assets/astronaut.jpg', import.meta.url));
 
+/** ffmpeg filter: `seconds` of the portrait at 10 fps, 640x480, the face drifting and zooming slowly like a face before a camera. */
+export const faceDrift = (seconds: number) =>
+  `scale=1024:1024,zoompan=z='1.2+0.1*sin(on/15)':x='iw/2-(iw/zoom/2)+20*sin(on/9)':y='ih/2-(ih/zoom/2)':d=${seconds * 10}:s=640x480:fps=10`;
+
 export const fixtures = {
   /** 640x480 JPEG of a real face (the portrait, letterboxed). */
   jpeg: () => generate('face.jpg', ['-i', PORTRAIT, '-vf', 'scale=480:480,pad=640:480:80:0', '-frames:v', '1']),
@@ -38,8 +42,7 @@ export const fixtures = {
    * zooming slowly (ffmpeg zoompan), H.264 MP4.
    */
   faceClip: (seconds = 4) =>
-    generate(`face-clip-${seconds}.mp4`, ['-loop', '1', '-i', PORTRAIT, '-vf',
-      `scale=1024:1024,zoompan=z='1.2+0.1*sin(on/15)':x='iw/2-(iw/zoom/2)+20*sin(on/9)':y='ih/2-(ih/zoom/2)':d=${seconds * 10}:s=640x480:fps=10`,
+    generate(`face-clip-${seconds}.mp4`, ['-loop', '1', '-i', PORTRAIT, '-vf', faceDrift(seconds),
       '-t', String(seconds), '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast']),
   /** A 220 Hz tone of `seconds` as Opus in WebM (what Chrome's MediaRecorder writes). */
   webmTone: (seconds: number) =>
