@@ -50,7 +50,11 @@ export async function voiceOnlyRoutes(app: FastifyInstance, { db, sessions, stor
       const input = parseInput(voiceOnlyFieldsSchema, fields);
       const personId = await ownPersonId(db, user, input.personId);
       const voiceRecordingId = await chooseVoice(db, user, null, personId);
-      if (voiceRecordingId === null) throw badRequest(VOICE_ONLY_MESSAGES.voiceRequired);
+      if (voiceRecordingId === null) {
+        // No recording, or the person was deleted (with their recordings) since the check above: that is a 404.
+        await ownPersonId(db, user, personId);
+        throw badRequest(VOICE_ONLY_MESSAGES.voiceRequired);
+      }
       await checkMonthlyLimit(db, user);
 
       const source = await storeSourceVideo(storage, tempFile, user.id);
