@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { PAGES_WITHOUT_CHROME } from './src/client/app/chrome-paths';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -37,6 +38,10 @@ const PUBLIC_PAGES: Record<string, string> = {
   auth: fromRoot('./src/client/features/auth/pages/auth-page.tsx'),
   about: fromRoot('./src/client/features/info/pages/about-page.tsx'),
 };
+/** The landing page's sections below its first screens, which load when the visitor scrolls (decision 005). */
+const LANDING_LATER = fromRoot('./src/client/features/landing/components/later-sections.tsx');
+/** The app's header and footer, which every page but the landing and sign-in pages shows. */
+const APP_CHROME = fromRoot('./src/client/app/app-chrome.tsx');
 
 /**
  * `import { Tv, Heart } from 'lucide-react'` becomes an import of each icon's own module. The bundle is the
@@ -82,7 +87,8 @@ function lucideIconsByModule(): Plugin {
  *   (the page title, the plans), which as a file of its own would be under the server's 1 KB compression
  *   threshold and sent uncompressed.
  * - the public pages' own code, in a few chunks named after the pages that need it ('landing', 'auth',
- *   'about', 'auth-landing'). Left to itself Rolldown makes a chunk of every set of pages sharing a module:
+ *   'about', 'auth-landing', and 'landing-later' for the landing page's sections that load on scrolling,
+ *   with what they share with the sign-in page). Left to itself Rolldown makes a chunk of every set of pages sharing a module:
  *   some twenty small files for the landing page alone, each a request (six at a time over HTTP/1.1, a
  *   round trip each on a phone). A signed-in page that uses one of these modules loads its chunk too.
  *   Only our own modules and the icons: a library shared with the signed-in pages (zod) would bring along
@@ -106,15 +112,20 @@ function chunkGroups(): Rolldown.CodeSplittingGroup {
         };
         // main.tsx and index.html, which imports it.
         shell = closure([MAIN, ...(ctx.getModuleInfo(MAIN)?.importers ?? [])]);
-        for (const [page, file] of Object.entries(PUBLIC_PAGES)) {
+        for (const [page, file] of Object.entries({ ...PUBLIC_PAGES, 'landing-later': LANDING_LATER, chrome: APP_CHROME })) {
           for (const module of closure([file], shell)) pagesOfModule.set(module, [...(pagesOfModule.get(module) ?? []), page]);
         }
+        // What /about or the app's header shares with another public page joins the shell, with everything it
+        // imports (Button brings its class variants, the wordmark lucide's icon code).
+        const shared = [...pagesOfModule].filter(([, pages]) => pages.length > 1 && (pages.includes('about') || pages.includes('chrome')));
+        for (const module of closure(shared.map(([module]) => module), shell)) shell.add(module);
       }
       if (shell.has(id)) return 'index';
       if (!/[\\/](src[\\/](client|shared)|lucide-react[\\/]dist[\\/]esm[\\/]icons)[\\/]/.test(id)) return null;
-      const pages = pagesOfModule.get(id)?.sort();
+      // What the landing page's first screens need, they bring; its later sections do not wait for it.
+      const pages = pagesOfModule.get(id)?.filter((page, _, all) => page !== 'landing-later' || !all.includes('landing')).sort();
       if (!pages) return null;
-      return pages.length > 1 && pages.includes('about') ? 'index' : pages.join('-');
+      return pages.join('-');
     },
     debugName: 'shell and public pages',
     // A module goes where its pages put it, not where a module importing it went.
@@ -125,33 +136,39 @@ function chunkGroups(): Rolldown.CodeSplittingGroup {
 /**
  * The landing page is not in the shell, so that a visitor on /auth or /about does not download it; but on
  * /landing it must not wait for the shell to run before being fetched: on a phone that round trip costs
- * more than its bytes (decision 005). So index.html gets a small script that, on /landing only, adds
- * modulepreload links for the landing page's chunks: they come alongside the shell. A file of its own
- * rather than an inline script, which the CSP refuses; written after the bundle, when the chunks' names
- * are known.
+ * more than its bytes (decision 005). The same holds for the app's header and footer on the pages that show
+ * them. So index.html gets a small script that adds modulepreload links for the chunks the address needs
+ * (the landing page's on /landing, the chrome's where it is shown): they come alongside the shell. A file
+ * of its own rather than an inline script, which the CSP refuses; written after the bundle, when the
+ * chunks' names are known.
  */
-function landingChunksWithTheShell(): Plugin {
+function firstChunksWithTheShell(): Plugin {
   let script: string | undefined;
   return {
-    name: 'familystar:landing-chunks-with-the-shell',
+    name: 'familystar:first-chunks-with-the-shell',
     apply: 'build',
     generateBundle(_options, bundle) {
       const chunks = new Map(Object.values(bundle).flatMap((file) => (file.type === 'chunk' ? [[file.fileName, file] as const] : [])));
-      const landing = [...chunks.values()].find((chunk) => chunk.moduleIds.includes(LANDING_PAGE));
-      if (!landing || landing.isEntry) return this.error('The landing page is not in a chunk of its own');
-      // The landing page's chunk and the chunks it imports, but the shell, which index.html loads anyway.
-      const files = new Set<string>();
-      const add = (fileName: string) => {
-        const chunk = chunks.get(fileName);
-        if (!chunk || chunk.isEntry || files.has(fileName)) return;
-        files.add(fileName);
-        chunk.imports.forEach(add);
+      // A module's chunk and the chunks it imports, but the shell, which index.html loads anyway.
+      const filesOf = (module: string, name: string) => {
+        const chunk = [...chunks.values()].find((candidate) => candidate.moduleIds.includes(module));
+        if (!chunk || chunk.isEntry) return this.error(`${name} is not in a chunk of its own`);
+        const files = new Set<string>();
+        const add = (fileName: string) => {
+          const imported = chunks.get(fileName);
+          if (!imported || imported.isEntry || files.has(fileName)) return;
+          files.add(fileName);
+          imported.imports.forEach(add);
+        };
+        add(chunk.fileName);
+        return JSON.stringify([...files].map((file) => `/${file}`));
       };
-      add(landing.fileName);
-      const hrefs = JSON.stringify([...files].map((file) => `/${file}`));
+      const landing = filesOf(LANDING_PAGE, 'The landing page');
+      const chrome = filesOf(APP_CHROME, "The app's header and footer");
+      const withoutChrome = JSON.stringify(PAGES_WITHOUT_CHROME);
       // As Vite's own preloading does it: rel, as and crossorigin as for the entry's script.
-      const source = `if(location.pathname==="/landing")for(const href of ${hrefs}){const link=document.createElement("link");link.rel="modulepreload";link.as="script";link.crossOrigin="";link.href=href;document.head.append(link)}\n`;
-      script = this.getFileName(this.emitFile({ type: 'asset', name: 'landing-preload.js', source }));
+      const source = `{const p=location.pathname;for(const href of p==="/landing"?${landing}:${withoutChrome}.includes(p)?[]:${chrome}){const link=document.createElement("link");link.rel="modulepreload";link.as="script";link.crossOrigin="";link.href=href;document.head.append(link)}}\n`;
+      script = this.getFileName(this.emitFile({ type: 'asset', name: 'first-chunks.js', source }));
     },
     transformIndexHtml: {
       order: 'post',
@@ -163,7 +180,7 @@ function landingChunksWithTheShell(): Plugin {
 export default defineConfig({
   root: fromRoot('./src/client'),
   publicDir: fromRoot('./src/client/public'),
-  plugins: [zodConfiguredFirst(), react(), tailwindcss(), lucideIconsByModule(), landingChunksWithTheShell()],
+  plugins: [zodConfiguredFirst(), react(), tailwindcss(), lucideIconsByModule(), firstChunksWithTheShell()],
   resolve: {
     alias: { '@shared': fromRoot('./src/shared'), '@client': fromRoot('./src/client') },
   },

@@ -54,6 +54,8 @@ describe('accounts journey', () => {
     await waitForPath(page, '/auth');
     await page.goto('/landing');
     await expect(page.getByText('Educational Videos Starring You').first().isVisible()).resolves.toBe(true);
+    // The sections below How It Works load as the visitor starts scrolling (decision 005).
+    await page.mouse.wheel(0, 300);
     await page.getByText('No featured videos available.').waitFor();
     await screenshot(page, 'landing-desktop');
 

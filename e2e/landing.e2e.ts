@@ -1,8 +1,9 @@
 // The landing page's How It Works tabs, our own WAI-ARIA tabs (components/ui/tabs.tsx): one tab stop,
-// arrow keys, Home and End move and select, the pointer selects, and one labelled panel is shown.
+// arrow keys, Home and End move and select, the pointer selects, and one labelled panel is shown. And its
+// later sections, which a phone loads at the visitor's first scroll (decision 005).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, launchBrowser, newPage, screenshot, startServer } from './harness';
+import { DESKTOP, MOBILE, type RunningServer, launchBrowser, newPage, screenshot, startServer } from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -85,5 +86,74 @@ describe('landing page', () => {
     } finally {
       await context.close();
     }
+  });
+
+  describe('the sections below the first screens', () => {
+    /** A page that records which of the client's scripts it fetched. */
+    async function openLanding(viewport: typeof DESKTOP, address = '/landing') {
+      const opened = await newPage(browser, server.baseUrl, viewport);
+      const scripts: string[] = [];
+      opened.page.on('request', (request) => {
+        if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+      });
+      await opened.page.goto(address);
+      await opened.page.getByRole('heading', { name: 'How It Works' }).waitFor();
+      return { ...opened, laterSectionsFetched: () => scripts.some((script) => /\/landing-later-[\w-]+\.js$/.test(script)) };
+    }
+    const inView = (page: Page, id: string) =>
+      page.evaluate((id) => {
+        const box = document.getElementById(id)!.getBoundingClientRect();
+        return box.top < window.innerHeight && box.bottom > 0;
+      }, id);
+
+    it('load on a phone at the first scroll, before the visitor gets there, with the footer below them', async () => {
+      const { context, page, laterSectionsFetched } = await openLanding(MOBILE);
+      try {
+        await page.waitForLoadState('networkidle');
+        expect(laterSectionsFetched()).toBe(false);
+        expect(await page.getByRole('heading', { name: 'Featured Videos' }).count()).toBe(0);
+
+        await page.mouse.wheel(0, 300);
+        await page.getByRole('heading', { name: 'Featured Videos' }).waitFor();
+        expect(laterSectionsFetched()).toBe(true);
+        // Still well above them: they came before the visitor scrolled there.
+        expect(await inView(page, 'featured-videos-title')).toBe(false);
+
+        await page.getByRole('heading', { name: 'Pricing' }).scrollIntoViewIfNeeded();
+        await page.getByRole('group', { name: 'Premium' }).waitFor();
+        const order = await page.evaluate(() => ({
+          ctaBottom: document.getElementById('cta-title')!.getBoundingClientRect().bottom,
+          footerTop: document.querySelector('footer')!.getBoundingClientRect().top,
+        }));
+        expect(order.footerTop).toBeGreaterThan(order.ctaBottom);
+        await screenshot(page, 'landing-later-sections-mobile');
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('are scrolled to when an address or a link names one before they are here', async () => {
+      // Arriving at /landing#pricing.
+      const arriving = await openLanding(MOBILE, '/landing#pricing');
+      try {
+        await arriving.page.getByRole('heading', { name: 'Pricing' }).waitFor();
+        await expect.poll(() => inView(arriving.page, 'pricing')).toBe(true);
+      } finally {
+        await arriving.context.close();
+      }
+
+      // The desktop header's Pricing link, followed before anything else loaded them.
+      const { context, page, laterSectionsFetched } = await openLanding(DESKTOP);
+      try {
+        await page.waitForLoadState('networkidle');
+        expect(laterSectionsFetched()).toBe(false);
+        await page.getByRole('navigation', { name: 'Landing' }).getByRole('link', { name: 'Pricing' }).click();
+        await page.getByRole('heading', { name: 'Pricing' }).waitFor();
+        await expect.poll(() => inView(page, 'pricing')).toBe(true);
+        expect(new URL(page.url()).hash).toBe('#pricing');
+      } finally {
+        await context.close();
+      }
+    });
   });
 });

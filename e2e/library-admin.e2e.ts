@@ -69,6 +69,9 @@ describe('template library', () => {
   it('shows featured thumbnails to visitors and plays a free original on the public preview', async () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     await page.goto('/landing');
+    // The featured videos load as the visitor starts scrolling (decision 005).
+    await page.getByRole('link', { name: 'Get Started' }).waitFor();
+    await page.mouse.wheel(0, 300);
     const card = page.getByRole('link', { name: /Counting to Five/ });
     await card.waitFor();
     const image = card.locator('img');

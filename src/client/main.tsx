@@ -4,8 +4,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Router } from 'wouter';
 import { useDeferredLocation } from './app/deferred-location';
+import { showsChrome } from './app/chrome-paths';
 import { Layout } from './app/layout';
-import { pages } from './app/pages';
+import { appChrome, pages } from './app/pages';
 import { Providers } from './app/providers';
 import { AppRouter } from './app/router';
 import './styles.css';
@@ -26,7 +27,10 @@ const app = (
 );
 const render = () => createRoot(root).render(app);
 
-// On /landing the page's chunks come alongside the shell (vite.config.ts): the first render waits for them,
-// so that the page is shown whole at once, without a placeholder first (decision 005).
-if (window.location.pathname === '/landing') pages.landing.preload().then(render, render);
+// On /landing the page's chunks come alongside the shell (vite.config.ts), and so does the app's header
+// and footer on the pages that have them: the first render waits for them, so that the page is shown
+// whole at once, without a placeholder first (decision 005).
+const path = window.location.pathname;
+if (path === '/landing') pages.landing.preload().then(render, render);
+else if (showsChrome(path)) appChrome.preload().then(render, render);
 else render();

@@ -2,15 +2,12 @@ import { Suspense, useEffect, type ReactNode } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useCurrentUser } from '@client/features/auth/api/use-current-user';
 import { returnPathOf } from '@client/lib/return-path';
-import { AppFooter } from './app-footer';
+import { showsChrome } from './chrome-paths';
 import { useNavigationPending } from './deferred-location';
-import { Header } from './header';
 import { NAV_LINKS } from './nav-links';
 import { PageSkeleton } from './page-skeleton';
+import { appChrome as AppChrome } from './pages';
 import { usePrefetchOnFirstFocus, usePrefetchOnIntent, usePrefetchWhenIdle } from './prefetch';
-
-// These pages draw their own header.
-const PAGES_WITHOUT_HEADER = new Set(['/landing', '/auth']);
 
 // A signed-in user's likely next pages: the main navigation. A visitor signing in goes home next, or
 // back to the page in ?next=.
@@ -41,23 +38,13 @@ export function Layout({ children }: { children: ReactNode }) {
     if (!window.location.hash) window.scrollTo(0, 0);
   }, [location]);
 
-  const progress = pending && <NavigationProgress />;
   const page = <Suspense fallback={<PageSkeleton />}>{children}</Suspense>;
-  if (PAGES_WITHOUT_HEADER.has(location)) {
-    return (
-      <>
-        {progress}
-        {page}
-      </>
-    );
-  }
-
+  // The chrome's chunk is here before the first render on its pages (main.tsx) and comes with the next
+  // page's when that is prefetched; otherwise the deferred location keeps this page on screen meanwhile.
   return (
-    <div className="flex min-h-screen flex-col">
-      {progress}
-      <Header />
-      <main className="flex-1">{page}</main>
-      <AppFooter />
-    </div>
+    <>
+      {pending && <NavigationProgress />}
+      {showsChrome(location) ? <AppChrome>{page}</AppChrome> : page}
+    </>
   );
 }

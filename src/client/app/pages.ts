@@ -1,6 +1,8 @@
 // Every page is its own chunk (decision 005), so a visitor on /landing, /auth or /about downloads none of
 // the signed-in features (forms, Stripe, the admin tables). The pages export default. Those that read
 // server data come with the query library (withQueries); the pages a visitor opens first do without it.
+import type { ReactNode } from 'react';
+import { showsChrome } from './chrome-paths';
 import { lazyPage, withQueries } from './lazy-page';
 
 export const pages = {
@@ -28,6 +30,9 @@ export const pages = {
   contact: lazyPage(() => import('@client/features/info/pages/contact-page')),
   notFound: lazyPage(() => import('./not-found-page')),
 };
+
+/** The app's header and footer around every page but the landing and sign-in pages (app-chrome.tsx). */
+export const appChrome = lazyPage<{ children: ReactNode }>(() => import('./app-chrome'));
 
 type AnyPage = { preload(): Promise<unknown> };
 
@@ -59,9 +64,18 @@ const PAGE_BY_SEGMENT: Record<string, AnyPage> = {
   contact: pages.contact,
 };
 
-/** The page shown at an address of this app (a path such as "/people" or "/admin/videos"), if any. */
-export function pageForPath(pathname: string): AnyPage | undefined {
+function pageAt(pathname: string): AnyPage | undefined {
   if (pathname === '/admin/videos') return pages.adminVideos;
   const segment = pathname.split('/')[1] ?? '';
   return Object.hasOwn(PAGE_BY_SEGMENT, segment) ? PAGE_BY_SEGMENT[segment] : undefined;
+}
+
+/**
+ * The page shown at an address of this app (a path such as "/people" or "/admin/videos"), if any; its
+ * preload brings the app's header and footer too where the page has them.
+ */
+export function pageForPath(pathname: string): AnyPage | undefined {
+  const page = pageAt(pathname);
+  if (!page || !showsChrome(pathname)) return page;
+  return { preload: () => Promise.all([page.preload(), appChrome.preload()]) };
 }

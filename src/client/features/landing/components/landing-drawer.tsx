@@ -33,8 +33,14 @@ export default function LandingDrawer({
       trigger.current?.focus();
       return;
     }
-    document.getElementById(id)?.scrollIntoView({ behavior: 'smooth' });
-    history.replaceState(null, '', `#${id}`);
+    const section = document.getElementById(id);
+    if (section) {
+      section.scrollIntoView({ behavior: 'smooth' });
+      history.replaceState(null, '', `#${id}`);
+    } else {
+      // A section below the first screens that has not loaded yet: it loads, then is scrolled to.
+      window.location.hash = id;
+    }
   }
 
   return (

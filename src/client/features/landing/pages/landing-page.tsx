@@ -1,13 +1,10 @@
 import { SiteFooter } from '@client/components/site-footer';
 import { useDocumentTitle } from '@client/lib/use-document-title';
-import { Benefits } from '../components/benefits';
-import { CallToAction } from '../components/call-to-action';
+import { BelowTheFirstScreens } from '../components/below-the-first-screens';
 import { CompatibilityAlert } from '../components/compatibility-alert';
-import { FeaturedVideos } from '../components/featured-videos';
 import { Hero } from '../components/hero';
 import { HowItWorks } from '../components/how-it-works';
 import { LandingHeader } from '../components/landing-header';
-import { Pricing } from '../components/pricing';
 
 export default function LandingPage() {
   useDocumentTitle();
@@ -18,10 +15,7 @@ export default function LandingPage() {
         <Hero />
         <CompatibilityAlert />
         <HowItWorks />
-        <FeaturedVideos />
-        <Benefits />
-        <Pricing />
-        <CallToAction />
+        <BelowTheFirstScreens />
       </main>
       <SiteFooter />
     </div>
