@@ -5,9 +5,9 @@
 import sharp from 'sharp';
 import type { FaceEngine } from '../face-engine';
 import { type FaceCoordinates, type Lighting, evaluate, fitLighting } from './face-light';
-import { frontalise, meshTopology } from './frontal-face';
+import { type MeshTopology, frontalise, meshTopology } from './frontal-face';
 import { FACE_OVAL, type Point, pick } from './landmarks';
-import { rgbToYuvPlanes } from './yuv';
+import { rgbToYuvPlanes, sampleBilinear } from './yuv';
 
 export interface PersonFace {
   width: number;
@@ -86,10 +86,36 @@ export const PERSON_FACE = {
   localTintRadius: 0.06,
   /** fadeOffSkin's limit, in the skin's own spreads about its light (Y only darker, U and V either way). */
   offSkinDistance: 4,
+  /** fillFromMirror takes a covered pixel from the other side of the face only where that is clearer by this much. */
+  mirrorGain: 0.05,
+  /** …and only where the mirror place is at least this share of the face's height away (not at the midline). */
+  mirrorMinDistance: 0.1,
 } as const;
 
 export class PersonFaceError extends Error {
   override name = 'PersonFaceError';
+}
+
+/** Each value replaced by the least within `radius` pixels (a square), in place; returns the plane. */
+function minimumAround(plane: Float32Array, width: number, height: number, radius: number): Float32Array {
+  const row = new Float32Array(Math.max(width, height));
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let least = Infinity;
+      for (let k = Math.max(0, x - radius); k <= Math.min(width - 1, x + radius); k++) least = Math.min(least, plane[y * width + k]!);
+      row[x] = least;
+    }
+    plane.set(row.subarray(0, width), y * width);
+  }
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height; y++) {
+      let least = Infinity;
+      for (let k = Math.max(0, y - radius); k <= Math.min(height - 1, y + radius); k++) least = Math.min(least, plane[k * width + x]!);
+      row[y] = least;
+    }
+    for (let y = 0; y < height; y++) plane[y * width + x] = row[y]!;
+  }
+  return plane;
 }
 
 /** Fills the polygon (even-odd, pixel centres) into `mask` with 1. */
@@ -289,6 +315,40 @@ export function fadeHair(
  * skin's own spreads about its surfaces, which are far tighter than fadeHair's (taken over the whole
  * core, features included): dark strands across sample5's forehead and eye were within fadeHair's limit.
  */
+/**
+ * 0..1 per pixel: how far it looks like the skin's own light and tint there (1 within
+ * PERSON_FACE.offSkinDistance of the skin's spreads, 0 a spread beyond; only darker counts for Y). With
+ * `features` (a mask of the eyes, brows, nose and lips), 1 on them and near them: they are the person's,
+ * whatever their colour, and are never faded or filled.
+ */
+function skinLikeness(
+  planes: { y: Float32Array; u: Float32Array; v: Float32Array },
+  width: number,
+  height: number,
+  features: Float32Array | undefined,
+  coordinates: FaceCoordinates,
+  lighting: Lighting,
+  /** Count a pixel brighter than the lit skin as far as a darker one (a glint is no skin to borrow). */
+  brighterToo = false,
+): Float32Array {
+  const near = features ? Float32Array.from(features) : new Float32Array(width * height);
+  if (features) boxBlur(near, width, height, Math.max(1, Math.round(0.02 * coordinates.scale)));
+  const likeness = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const fy = (y + 0.5 - coordinates.cy) / coordinates.scale;
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const fx = (x + 0.5 - coordinates.cx) / coordinates.scale;
+      const below = (evaluate(lighting.y, fx, fy) - planes.y[i]!) / lighting.residualY;
+      const darker = Math.max(0, (brighterToo ? Math.abs(below) : below) - 1);
+      const distance = Math.hypot(darker, (planes.u[i]! - evaluate(lighting.u, fx, fy)) / lighting.residualU, (planes.v[i]! - evaluate(lighting.v, fx, fy)) / lighting.residualV);
+      const skin = Math.min(1, Math.max(0, PERSON_FACE.offSkinDistance + 1 - distance));
+      likeness[i] = 1 - (1 - Math.min(1, near[i]! * 2)) * (1 - skin);
+    }
+  }
+  return likeness;
+}
+
 function fadeOffSkin(
   mask: Float32Array,
   planes: { y: Float32Array; u: Float32Array; v: Float32Array },
@@ -298,25 +358,106 @@ function fadeOffSkin(
   coordinates: FaceCoordinates,
   lighting: Lighting,
 ) {
-  const near = Float32Array.from(features);
   const radius = Math.max(1, Math.round(0.02 * coordinates.scale));
-  boxBlur(near, width, height, radius);
-  const weight = new Float32Array(width * height).fill(1);
-  for (let y = 0; y < height; y++) {
-    const fy = (y + 0.5 - coordinates.cy) / coordinates.scale;
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      if (mask[i] === 0) continue;
-      const fx = (x + 0.5 - coordinates.cx) / coordinates.scale;
-      const darker = Math.max(0, (evaluate(lighting.y, fx, fy) - planes.y[i]!) / lighting.residualY - 1);
-      const distance = Math.hypot(darker, (planes.u[i]! - evaluate(lighting.u, fx, fy)) / lighting.residualU, (planes.v[i]! - evaluate(lighting.v, fx, fy)) / lighting.residualV);
-      const skin = Math.min(1, Math.max(0, PERSON_FACE.offSkinDistance + 1 - distance));
-      weight[i] = 1 - (1 - Math.min(1, near[i]! * 2)) * (1 - skin);
-    }
-  }
+  const weight = skinLikeness(planes, width, height, features, coordinates, lighting);
+  for (let i = 0; i < weight.length; i++) if (mask[i] === 0) weight[i] = 1;
   boxBlur(weight, width, height, radius);
   boxBlur(weight, width, height, radius);
   for (let i = 0; i < mask.length; i++) mask[i]! *= weight[i]!;
+}
+
+/**
+ * What covers one side of the face (a strand of hair, a hand, a shadow cast across a cheek) is filled
+ * from the same place on the other side, where that side is bare skin: the person's own skin there rather
+ * than the actor's, whose texture and tone would show as a patch, and no half-faded strand. The mirror
+ * place comes from the mesh (each triangle's mirror triangle, the face already turned to the camera); the
+ * borrowed pixel is relit from its side's light to this side's (Y multiplies above black, U and V move
+ * with the skin's surfaces), so a side-lit face gets no bright patch on its dark side. A pixel takes the
+ * mirror's share of what it lacks in skin likeness (`likeness`, per pixel, unblurred). The eyes, brows,
+ * nose and lips are left as they are. Where both sides are covered (a fringe across the whole forehead),
+ * nothing changes: fadeOffSkin then lets the actor's skin show. Returns the share of the face filled.
+ */
+function fillFromMirror(
+  planes: { y: Float32Array; u: Float32Array; v: Float32Array },
+  /** likeness: skinLikeness with the features kept (what may be filled); bareSkin: without (what may be borrowed). */
+  { likeness, bareSkin }: { likeness: Float32Array; bareSkin: Float32Array },
+  outline: Float32Array,
+  width: number,
+  height: number,
+  landmarks: number[][],
+  mesh: MeshTopology,
+  coordinates: FaceCoordinates,
+  lighting: Lighting,
+): number {
+  const before = { y: Float32Array.from(planes.y), u: Float32Array.from(planes.u), v: Float32Array.from(planes.v) };
+  // Each pixel's share to borrow, and the share times the borrowed value: both are blurred before use, so
+  // the filled part blends in without an edge (a normalised blur: the borrowed values are not diluted).
+  const share = new Float32Array(width * height);
+  const borrowed = { y: new Float32Array(width * height), u: new Float32Array(width * height), v: new Float32Array(width * height) };
+  const { triangles, mirror } = mesh;
+  const black = 16;
+  const light = (x: number, y: number) => {
+    const fx = (x + 0.5 - coordinates.cx) / coordinates.scale;
+    const fy = (y + 0.5 - coordinates.cy) / coordinates.scale;
+    return { y: Math.max(8, evaluate(lighting.y, fx, fy) - black), u: evaluate(lighting.u, fx, fy), v: evaluate(lighting.v, fx, fy) };
+  };
+  let face = 0;
+  let filled = 0;
+  for (let t = 0; t < triangles.length / 3; t++) {
+    const [a, b, c] = [triangles[3 * t]!, triangles[3 * t + 1]!, triangles[3 * t + 2]!];
+    const [pa, pb, pc] = [landmarks[a]!, landmarks[b]!, landmarks[c]!];
+    const [qa, qb, qc] = [landmarks[mirror[a]!]!, landmarks[mirror[b]!]!, landmarks[mirror[c]!]!];
+    const det = (pb[0]! - pa[0]!) * (pc[1]! - pa[1]!) - (pc[0]! - pa[0]!) * (pb[1]! - pa[1]!);
+    if (Math.abs(det) < 1e-6) continue;
+    const x0 = Math.max(0, Math.floor(Math.min(pa[0]!, pb[0]!, pc[0]!)));
+    const x1 = Math.min(width - 1, Math.ceil(Math.max(pa[0]!, pb[0]!, pc[0]!)));
+    const y0 = Math.max(0, Math.floor(Math.min(pa[1]!, pb[1]!, pc[1]!)));
+    const y1 = Math.min(height - 1, Math.ceil(Math.max(pa[1]!, pb[1]!, pc[1]!)));
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const px = x + 0.5 - pa[0]!;
+        const py = y + 0.5 - pa[1]!;
+        const lb = (px * (pc[1]! - pa[1]!) - py * (pc[0]! - pa[0]!)) / det;
+        const lc = (py * (pb[0]! - pa[0]!) - px * (pb[1]! - pa[1]!)) / det;
+        const la = 1 - lb - lc;
+        if (la < -1e-4 || lb < -1e-4 || lc < -1e-4) continue;
+        const i = y * width + x;
+        face++;
+        const own = likeness[i]!;
+        if (own >= 1 - PERSON_FACE.mirrorGain) continue;
+        const mx = la * qa[0]! + lb * qb[0]! + lc * qc[0]! - 0.5;
+        const my = la * qa[1]! + lb * qb[1]! + lc * qc[1]! - 0.5;
+        // Near the midline the mirror place is next door, under the same shadow (below the nose, the chin).
+        if (Math.hypot(mx - x, my - y) < PERSON_FACE.mirrorMinDistance * coordinates.scale) continue;
+        // The mirror place must be bare skin inside the face (not the background past a turned cheek).
+        const other = Math.min(sampleBilinear(bareSkin, width, height, mx, my), sampleBilinear(outline, width, height, mx, my));
+        if (other < own + PERSON_FACE.mirrorGain) continue;
+        const here = light(x, y);
+        const there = light(mx, my);
+        const taken = (1 - own) * other;
+        // The light's ratio is held within 0.6–1.6: past that the two sides' surfaces are a poor guess.
+        const relight = Math.min(1.6, Math.max(0.6, here.y / there.y));
+        share[i] = taken;
+        borrowed.y[i] = taken * (black + (sampleBilinear(before.y, width, height, mx, my) - black) * relight);
+        borrowed.u[i] = taken * (sampleBilinear(before.u, width, height, mx, my) - there.u + here.u);
+        borrowed.v[i] = taken * (sampleBilinear(before.v, width, height, mx, my) - there.v + here.v);
+        filled += taken;
+      }
+    }
+  }
+  if (filled === 0) return 0;
+  const radius = Math.max(1, Math.round(0.01 * coordinates.scale));
+  for (const plane of [share, borrowed.y, borrowed.u, borrowed.v]) {
+    boxBlur(plane, width, height, radius);
+    boxBlur(plane, width, height, radius);
+  }
+  for (let i = 0; i < share.length; i++) {
+    if (share[i]! < 1e-4) continue;
+    planes.y[i] = before.y[i]! + borrowed.y[i]! - share[i]! * before.y[i]!;
+    planes.u[i] = before.u[i]! + borrowed.u[i]! - share[i]! * before.u[i]!;
+    planes.v[i] = before.v[i]! + borrowed.v[i]! - share[i]! * before.v[i]!;
+  }
+  return face ? filled / face : 0;
 }
 
 /** Prepares the person's face from a photo (JPEG/PNG/WebP...). Throws PersonFaceError when it has no face. */
@@ -348,8 +489,10 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
   const cutLandmarks = points.map(([x, y, z]) => [(x! - left) * scale, (y! - top) * scale, (z ?? 0) * scale]);
   // An engine without the mesh's reference data (a test double) gets the photo's own pose.
   const reference = engine.meshReference?.();
-  const { planes, landmarks } = reference ? frontalise(cutPlanes, width, height, cutLandmarks, meshTopology(reference)) : { planes: cutPlanes, landmarks: cutLandmarks };
+  const mesh = reference && meshTopology(reference);
+  const { planes, landmarks } = mesh ? frontalise(cutPlanes, width, height, cutLandmarks, mesh) : { planes: cutPlanes, landmarks: cutLandmarks };
   const { mask, box } = faceMask(width, height, landmarks, PERSON_FACE);
+  const outline = Float32Array.from(mask);
   const inner = new Float32Array(width * height);
   fillPolygon(inner, width, height, scaledOutline(landmarks, PERSON_FACE.coreScale));
   const core = Uint8Array.from(inner);
@@ -363,6 +506,19 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
   const samples = skinSamples(planes, width, height, coordinates, (i) => skin[i] === 1);
   const lighting = fitLighting(samples);
   if (lighting) {
+    if (mesh) {
+      // A strand's soft edges are within the skin's spreads but still darker: the fill reaches past them,
+      // and takes nothing from next to one.
+      const reach = Math.max(1, Math.round(0.01 * coordinates.scale));
+      const likeness = minimumAround(skinLikeness(planes, width, height, features, coordinates, lighting), width, height, reach);
+      const bareSkin = minimumAround(skinLikeness(planes, width, height, undefined, coordinates, lighting, true), width, height, reach);
+      const mirrored = fillFromMirror(planes, { likeness, bareSkin }, outline, width, height, landmarks, mesh, coordinates, lighting);
+      // What was filled is skin now: the hair fade starts again from the outline on the filled face.
+      if (mirrored > 0) {
+        mask.set(outline);
+        fadeHair(mask, planes, core, width, height, landmarks, PERSON_FACE);
+      }
+    }
     fadeOffSkin(mask, planes, width, height, features, coordinates, lighting);
     keepLittleTint(planes, width, height, landmarks, coordinates, lighting, skin);
   }
