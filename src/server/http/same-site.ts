@@ -38,12 +38,13 @@ export function fromAnotherOrigin(request: FastifyRequest): boolean {
  * forgery). Server-to-server calls (a payment webhook) carry neither header and pass.
  */
 export function refuseCrossSiteWrites(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (!WRITES.has(request.method) || !fromAnotherOrigin(request)) return;
+  // A callback hook, not an async one: every request passes here, and a promise each costs a GET (issue 19 §1).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!WRITES.has(request.method) || !fromAnotherOrigin(request)) return done();
     request.log.warn(
       { origin: request.headers.origin, secFetchSite: request.headers['sec-fetch-site'], host: request.host },
       'write from another origin refused',
     );
-    throw forbidden(MESSAGES.crossSiteRequest);
+    done(forbidden(MESSAGES.crossSiteRequest));
   });
 }
