@@ -157,9 +157,10 @@ export interface LightTransfer {
   shiftV: Surface;
 }
 
-const BLACK = 16;
+/** Video black (Y of limited-range video): light multiplies what is above it. */
+export const BLACK = 16;
 /** A lit-skin surface is never taken as darker than this above black (a division by nearly nothing). */
-const MIN_SKIN = 8;
+export const MIN_SKIN = 8;
 
 /** The output's Y for a person's Y at face coordinates (x, y). */
 export function transferLuma(transfer: LightTransfer, value: number, x: number, y: number): number {

@@ -179,47 +179,64 @@ export function frontalise(planes: Planes, width: number, height: number, meshPo
   let mirrored = 0;
   for (let t = 0; t < count; t++) {
     const [a, b, c] = [triangles[3 * t]!, triangles[3 * t + 1]!, triangles[3 * t + 2]!];
-    const [ax, ay] = frontal[a]!;
-    const [bx, by] = frontal[b]!;
-    const [cx, cy] = frontal[c]!;
-    const det = (bx! - ax!) * (cy! - ay!) - (cx! - ax!) * (by! - ay!);
-    if (Math.abs(det) < 1e-6) continue;
-    const x0 = Math.max(0, Math.floor(Math.min(ax!, bx!, cx!)));
-    const x1 = Math.min(width - 1, Math.ceil(Math.max(ax!, bx!, cx!)));
-    const y0 = Math.max(0, Math.floor(Math.min(ay!, by!, cy!)));
-    const y1 = Math.min(height - 1, Math.ceil(Math.max(ay!, by!, cy!)));
     const [pa, pb, pc] = [landmarks[a]!, landmarks[b]!, landmarks[c]!];
     const [qa, qb, qc] = [landmarks[mirror[a]!]!, landmarks[mirror[b]!]!, landmarks[mirror[c]!]!];
-    for (let y = y0; y <= y1; y++) {
-      for (let x = x0; x <= x1; x++) {
-        // Barycentric coordinates of the pixel centre in the frontal triangle.
-        const px = x + 0.5 - ax!;
-        const py = y + 0.5 - ay!;
-        const lb = (px * (cy! - ay!) - py * (cx! - ax!)) / det;
-        const lc = (py * (bx! - ax!) - px * (by! - ay!)) / det;
-        const la = 1 - lb - lc;
-        if (la < -1e-4 || lb < -1e-4 || lc < -1e-4) continue;
-        const share = la * pointShare[a]! + lb * pointShare[b]! + lc * pointShare[c]!;
-        const i = y * width + x;
-        const sx = la * pa[0]! + lb * pb[0]! + lc * pc[0]! - 0.5;
-        const sy = la * pa[1]! + lb * pb[1]! + lc * pc[1]! - 0.5;
-        let yValue = sampleBilinear(planes.y, width, height, sx, sy);
-        let uValue = sampleBilinear(planes.u, width, height, sx, sy);
-        let vValue = sampleBilinear(planes.v, width, height, sx, sy);
-        if (share < 0.999) {
-          const mx = la * qa[0]! + lb * qb[0]! + lc * qc[0]! - 0.5;
-          const my = la * qa[1]! + lb * qb[1]! + lc * qc[1]! - 0.5;
-          yValue += (1 - share) * (sampleBilinear(planes.y, width, height, mx, my) - yValue);
-          uValue += (1 - share) * (sampleBilinear(planes.u, width, height, mx, my) - uValue);
-          vValue += (1 - share) * (sampleBilinear(planes.v, width, height, mx, my) - vValue);
-        }
-        out.y[i] = yValue;
-        out.u[i] = uValue;
-        out.v[i] = vValue;
-        pixels++;
-        mirrored += 1 - share;
+    forEachPixelIn(frontal[a]!, frontal[b]!, frontal[c]!, width, height, (x, y, la, lb, lc) => {
+      const share = la * pointShare[a]! + lb * pointShare[b]! + lc * pointShare[c]!;
+      const i = y * width + x;
+      const sx = la * pa[0]! + lb * pb[0]! + lc * pc[0]! - 0.5;
+      const sy = la * pa[1]! + lb * pb[1]! + lc * pc[1]! - 0.5;
+      let yValue = sampleBilinear(planes.y, width, height, sx, sy);
+      let uValue = sampleBilinear(planes.u, width, height, sx, sy);
+      let vValue = sampleBilinear(planes.v, width, height, sx, sy);
+      if (share < 0.999) {
+        const mx = la * qa[0]! + lb * qb[0]! + lc * qc[0]! - 0.5;
+        const my = la * qa[1]! + lb * qb[1]! + lc * qc[1]! - 0.5;
+        yValue += (1 - share) * (sampleBilinear(planes.y, width, height, mx, my) - yValue);
+        uValue += (1 - share) * (sampleBilinear(planes.u, width, height, mx, my) - uValue);
+        vValue += (1 - share) * (sampleBilinear(planes.v, width, height, mx, my) - vValue);
       }
-    }
+      out.y[i] = yValue;
+      out.u[i] = uValue;
+      out.v[i] = vValue;
+      pixels++;
+      mirrored += 1 - share;
+    });
   }
   return { planes: out, landmarks: frontal, turnDegrees, mirroredShare: pixels ? mirrored / pixels : 0 };
+}
+
+/**
+ * Calls `visit` for each pixel of a width × height picture whose centre lies in the triangle a, b, c (points
+ * [x, y, …]), with the centre's barycentric coordinates: where a mesh triangle's pixels are carried to
+ * another triangle (here, and person-face.ts's fill from the mirror side).
+ */
+export function forEachPixelIn(
+  a: number[],
+  b: number[],
+  c: number[],
+  width: number,
+  height: number,
+  visit: (x: number, y: number, la: number, lb: number, lc: number) => void,
+): void {
+  const [ax, ay] = a as [number, number];
+  const [bx, by] = b as [number, number];
+  const [cx, cy] = c as [number, number];
+  const det = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
+  if (Math.abs(det) < 1e-6) return;
+  const x0 = Math.max(0, Math.floor(Math.min(ax, bx, cx)));
+  const x1 = Math.min(width - 1, Math.ceil(Math.max(ax, bx, cx)));
+  const y0 = Math.max(0, Math.floor(Math.min(ay, by, cy)));
+  const y1 = Math.min(height - 1, Math.ceil(Math.max(ay, by, cy)));
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      const px = x + 0.5 - ax;
+      const py = y + 0.5 - ay;
+      const lb = (px * (cy - ay) - py * (cx - ax)) / det;
+      const lc = (py * (bx - ax) - px * (by - ay)) / det;
+      const la = 1 - lb - lc;
+      if (la < -1e-4 || lb < -1e-4 || lc < -1e-4) continue;
+      visit(x, y, la, lb, lc);
+    }
+  }
 }

@@ -4,8 +4,8 @@
 // the photo's own light over bare skin (face-light.ts) with most of the skin's stray tint taken out.
 import sharp from 'sharp';
 import type { FaceEngine } from '../face-engine';
-import { type FaceCoordinates, type Lighting, evaluate, fitLighting } from './face-light';
-import { type MeshTopology, frontalise, meshTopology } from './frontal-face';
+import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting } from './face-light';
+import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
 import { FACE_OVAL, type Point, pick } from './landmarks';
 import { rgbToYuvPlanes, sampleBilinear } from './yuv';
 
@@ -395,55 +395,39 @@ function fillFromMirror(
   const share = new Float32Array(width * height);
   const borrowed = { y: new Float32Array(width * height), u: new Float32Array(width * height), v: new Float32Array(width * height) };
   const { triangles, mirror } = mesh;
-  const black = 16;
   const light = (x: number, y: number) => {
     const fx = (x + 0.5 - coordinates.cx) / coordinates.scale;
     const fy = (y + 0.5 - coordinates.cy) / coordinates.scale;
-    return { y: Math.max(8, evaluate(lighting.y, fx, fy) - black), u: evaluate(lighting.u, fx, fy), v: evaluate(lighting.v, fx, fy) };
+    return { y: Math.max(MIN_SKIN, evaluate(lighting.y, fx, fy) - BLACK), u: evaluate(lighting.u, fx, fy), v: evaluate(lighting.v, fx, fy) };
   };
   let face = 0;
   let filled = 0;
   for (let t = 0; t < triangles.length / 3; t++) {
     const [a, b, c] = [triangles[3 * t]!, triangles[3 * t + 1]!, triangles[3 * t + 2]!];
-    const [pa, pb, pc] = [landmarks[a]!, landmarks[b]!, landmarks[c]!];
     const [qa, qb, qc] = [landmarks[mirror[a]!]!, landmarks[mirror[b]!]!, landmarks[mirror[c]!]!];
-    const det = (pb[0]! - pa[0]!) * (pc[1]! - pa[1]!) - (pc[0]! - pa[0]!) * (pb[1]! - pa[1]!);
-    if (Math.abs(det) < 1e-6) continue;
-    const x0 = Math.max(0, Math.floor(Math.min(pa[0]!, pb[0]!, pc[0]!)));
-    const x1 = Math.min(width - 1, Math.ceil(Math.max(pa[0]!, pb[0]!, pc[0]!)));
-    const y0 = Math.max(0, Math.floor(Math.min(pa[1]!, pb[1]!, pc[1]!)));
-    const y1 = Math.min(height - 1, Math.ceil(Math.max(pa[1]!, pb[1]!, pc[1]!)));
-    for (let y = y0; y <= y1; y++) {
-      for (let x = x0; x <= x1; x++) {
-        const px = x + 0.5 - pa[0]!;
-        const py = y + 0.5 - pa[1]!;
-        const lb = (px * (pc[1]! - pa[1]!) - py * (pc[0]! - pa[0]!)) / det;
-        const lc = (py * (pb[0]! - pa[0]!) - px * (pb[1]! - pa[1]!)) / det;
-        const la = 1 - lb - lc;
-        if (la < -1e-4 || lb < -1e-4 || lc < -1e-4) continue;
-        const i = y * width + x;
-        face++;
-        const own = likeness[i]!;
-        if (own >= 1 - PERSON_FACE.mirrorGain) continue;
-        const mx = la * qa[0]! + lb * qb[0]! + lc * qc[0]! - 0.5;
-        const my = la * qa[1]! + lb * qb[1]! + lc * qc[1]! - 0.5;
-        // Near the midline the mirror place is next door, under the same shadow (below the nose, the chin).
-        if (Math.hypot(mx - x, my - y) < PERSON_FACE.mirrorMinDistance * coordinates.scale) continue;
-        // The mirror place must be bare skin inside the face (not the background past a turned cheek).
-        const other = Math.min(sampleBilinear(bareSkin, width, height, mx, my), sampleBilinear(outline, width, height, mx, my));
-        if (other < own + PERSON_FACE.mirrorGain) continue;
-        const here = light(x, y);
-        const there = light(mx, my);
-        const taken = (1 - own) * other;
-        // The light's ratio is held within 0.6–1.6: past that the two sides' surfaces are a poor guess.
-        const relight = Math.min(1.6, Math.max(0.6, here.y / there.y));
-        share[i] = taken;
-        borrowed.y[i] = taken * (black + (sampleBilinear(before.y, width, height, mx, my) - black) * relight);
-        borrowed.u[i] = taken * (sampleBilinear(before.u, width, height, mx, my) - there.u + here.u);
-        borrowed.v[i] = taken * (sampleBilinear(before.v, width, height, mx, my) - there.v + here.v);
-        filled += taken;
-      }
-    }
+    forEachPixelIn(landmarks[a]!, landmarks[b]!, landmarks[c]!, width, height, (x, y, la, lb, lc) => {
+      const i = y * width + x;
+      face++;
+      const own = likeness[i]!;
+      if (own >= 1 - PERSON_FACE.mirrorGain) return;
+      const mx = la * qa[0]! + lb * qb[0]! + lc * qc[0]! - 0.5;
+      const my = la * qa[1]! + lb * qb[1]! + lc * qc[1]! - 0.5;
+      // Near the midline the mirror place is next door, under the same shadow (below the nose, the chin).
+      if (Math.hypot(mx - x, my - y) < PERSON_FACE.mirrorMinDistance * coordinates.scale) return;
+      // The mirror place must be bare skin inside the face (not the background past a turned cheek).
+      const other = Math.min(sampleBilinear(bareSkin, width, height, mx, my), sampleBilinear(outline, width, height, mx, my));
+      if (other < own + PERSON_FACE.mirrorGain) return;
+      const here = light(x, y);
+      const there = light(mx, my);
+      const taken = (1 - own) * other;
+      // The light's ratio is held within 0.6–1.6: past that the two sides' surfaces are a poor guess.
+      const relight = Math.min(1.6, Math.max(0.6, here.y / there.y));
+      share[i] = taken;
+      borrowed.y[i] = taken * (BLACK + (sampleBilinear(before.y, width, height, mx, my) - BLACK) * relight);
+      borrowed.u[i] = taken * (sampleBilinear(before.u, width, height, mx, my) - there.u + here.u);
+      borrowed.v[i] = taken * (sampleBilinear(before.v, width, height, mx, my) - there.v + here.v);
+      filled += taken;
+    });
   }
   if (filled === 0) return 0;
   const radius = Math.max(1, Math.round(0.01 * coordinates.scale));
