@@ -101,6 +101,12 @@ export interface SkinSpread {
   /** Standard deviations of CIELAB a* and b* over the skin. */
   a: number;
   b: number;
+  /**
+   * The skin's fine detail: the spread of luma minus its 3×3 mean (pores, fine lines, the camera's grain)
+   * over the same skin, divided by the skin's mean luma. A face pasted from a soft or small photo into a
+   * sharp frame has less of it than the frame: a smooth mask.
+   */
+  detail: number;
   pixels: number;
 }
 
@@ -144,7 +150,9 @@ export function skinColourSpread(frame: Frame, landmarks: number[][]): SkinSprea
   ] as const) {
     fillPolygon(mask, width, height, x0, y0, scaled(pick(landmarks, contour), scale), 0);
   }
-  let n = 0, sumA = 0, sumB = 0, sumA2 = 0, sumB2 = 0;
+  const luma = Float32Array.from({ length: width * height }, (_, i) => 0.299 * crop[i * 3]! + 0.587 * crop[i * 3 + 1]! + 0.114 * crop[i * 3 + 2]!);
+  const lumaMean = boxBlur(luma, width, height, 1, 1);
+  let n = 0, sumA = 0, sumB = 0, sumA2 = 0, sumB2 = 0, sumY = 0, sumFine2 = 0;
   for (let i = 0; i < mask.length; i++) {
     if (!mask[i]) continue;
     const [a, b] = labAB(blurred[i * 3]!, blurred[i * 3 + 1]!, blurred[i * 3 + 2]!);
@@ -153,10 +161,12 @@ export function skinColourSpread(frame: Frame, landmarks: number[][]): SkinSprea
     sumB += b;
     sumA2 += a * a;
     sumB2 += b * b;
+    sumY += luma[i]!;
+    sumFine2 += (luma[i]! - lumaMean[i]!) ** 2;
   }
   if (n < 50) return undefined;
   const std = (sum: number, sum2: number) => Math.sqrt(Math.max(0, sum2 / n - (sum / n) ** 2));
-  return { a: std(sumA, sumA2), b: std(sumB, sumB2), pixels: n };
+  return { a: std(sumA, sumA2), b: std(sumB, sumB2), detail: Math.sqrt(sumFine2 / n) / Math.max(1, sumY / n), pixels: n };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The lighting model of the face paste: smooth surfaces fitted over skin samples, robust to what is not
 // skin, and the transfer that takes the photo's light out and puts the actor's in.
 import { describe, expect, it } from 'vitest';
-import { type Surface, castShare, createLightFollower, evaluate, fitLighting, lightTransfer, transferLuma } from './face-light';
+import { LIGHT, type Surface, castShare, createLightFollower, evaluate, fitLighting, lightTransfer, transferLuma } from './face-light';
 
 /** Samples on a grid over the face (±0.45 face heights), Y/U/V from the given surfaces plus a little texture. */
 function samples(y: Surface, u: Surface, v: Surface, texture = 3) {
@@ -56,6 +56,10 @@ describe('face lighting', () => {
       const ratio = (fittedTarget - 16) / (fittedLit - 16);
       expect(transferLuma(transfer, fittedLit - 6, x, y) - fittedTarget).toBeCloseTo(-6 * transfer.gain * ratio, 1);
       expect(transferLuma(transfer, fittedLit + 6, x, y) - fittedTarget).toBeCloseTo(6 * transfer.gain * Math.min(1, ratio), 1);
+      // A glint far brighter than the skin (60 % above it) is softened past LIGHT.highlightKnee, not carried whole.
+      const glint = 0.6 * (fittedLit - 16);
+      const softened = LIGHT.highlightKnee + LIGHT.highlightSlope * (0.6 - LIGHT.highlightKnee);
+      expect(transferLuma(transfer, fittedLit + glint, x, y) - fittedTarget).toBeCloseTo(transfer.gain * softened * Math.min(fittedLit - 16, fittedTarget - 16), 0);
       // Light multiplies: a brow at 30 % of the skin's brightness stays near 30 % of the new skin's, not lifted grey.
       const brow = 16 + 0.3 * (lit - 16);
       expect(transferLuma(transfer, brow, x, y) - 16).toBeLessThan(0.5 * (target - 16));

@@ -40,6 +40,13 @@ export const LIGHT = {
   /** The brightness detail follows the actor's within these bounds (a flat-lit actor must not flatten the face). */
   minDetailRatio: 0.75,
   maxDetailRatio: 1.33,
+  /**
+   * A pixel brighter than the lit skin by more than this share (a glint, a lamp's highlight on the nose
+   * or a cheek: the photo's light, not the face) brightens by only `highlightSlope` of the rest: under a
+   * bright actor's light a photo's glint on the nose went white.
+   */
+  highlightKnee: 0.2,
+  highlightSlope: 0.3,
 } as const;
 
 const basis = (x: number, y: number): Surface => [1, x, y, x * x, x * y, y * y];
@@ -142,7 +149,8 @@ export function sampleActorSkin(
  * colour, in gamma-coded Y as well (a power of a product is the product of the powers), so the person's
  * lit skin P(x, y) is divided out and the actor's A(x, y) multiplied in, both above black (16):
  *   Y' = 16 + A · (1 + gain · r), r = (Y − 16) / P − 1, for pixels darker than the lit skin (r < 0);
- *   Y' = 16 + A + gain · r · min(A, P) for brighter ones (highlights keep at most their own size).
+ *   Y' = 16 + A + gain · r · min(A, P) for brighter ones (highlights keep at most their own size, and r is
+ *   softened past LIGHT.highlightKnee).
  * An added shift would lift dark brows and lashes as much as skin (grey brows) and tint them as much
  * (blue lashes under a warm-to-cool change: seen on sample4 and sample5). A colour cast scales with the
  * brightness too:
@@ -166,10 +174,11 @@ export const MIN_SKIN = 8;
 export function transferLuma(transfer: LightTransfer, value: number, x: number, y: number): number {
   const own = Math.max(MIN_SKIN, evaluate(transfer.personY, x, y) - BLACK);
   const target = Math.max(MIN_SKIN, evaluate(transfer.actorY, x, y) - BLACK);
-  const relative = (value - BLACK) / own - 1;
+  let relative = (value - BLACK) / own - 1;
   // Darker than the lit skin (brows, lashes, creases): in proportion to the new light. Brighter (a glint,
-  // a lamp's highlight the smooth surface did not take): never larger than it was, or a bright actor's
-  // light turns it white.
+  // a lamp's highlight the smooth surface did not take): never larger than it was, and softened past the
+  // knee, or a bright actor's light turns it white.
+  if (relative > LIGHT.highlightKnee) relative = LIGHT.highlightKnee + LIGHT.highlightSlope * (relative - LIGHT.highlightKnee);
   const out = BLACK + target + transfer.gain * relative * (relative < 0 ? target : Math.min(target, own));
   return out < 0 ? 0 : out > 255 ? 255 : out;
 }

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PORTRAIT } from '../../testing/media-fixtures';
 import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
 import { FOREHEAD, CHIN } from './landmarks';
-import { type PersonFace, loadPersonFace } from './person-face';
+import { evaluate } from './face-light';
+import { PERSON_FACE, type PersonFace, loadPersonFace } from './person-face';
 
 /** Mesh points on the cheek of the picture's left side (MediaPipe's numbering), away from eye, nose and mouth. */
 const LEFT_CHEEK = [50, 101, 118, 117, 123, 187, 205, 36, 119, 100, 147, 213];
@@ -30,7 +31,7 @@ describe('loadPersonFace', () => {
   });
 
   /** The portrait with three dark brown strands of hair down each cheek listed (mesh points: from below the eye to the jaw). */
-  async function withStrands(cheeks: [number, number][]): Promise<Buffer> {
+  async function withStrands(cheeks: [number, number][], colour = 'rgb(52,36,28)'): Promise<Buffer> {
     const photo = await sharp(PORTRAIT).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const { width, height } = photo.info;
     const [face] = await engine.detect({ data: photo.data, width, height }, { mesh: true });
@@ -39,12 +40,83 @@ describe('loadPersonFace', () => {
     const strands = cheeks.flatMap(([top, low]) =>
       [-0.06, 0, 0.06].map((offset) => {
         const dx = offset * faceHeight;
-        return `<line x1="${points[top]![0]! + dx}" y1="${points[top]![1]}" x2="${points[low]![0]! + dx}" y2="${points[low]![1]}" stroke="rgb(52,36,28)" stroke-width="${0.025 * faceHeight}" stroke-linecap="round"/>`;
+        return `<line x1="${points[top]![0]! + dx}" y1="${points[top]![1]}" x2="${points[low]![0]! + dx}" y2="${points[low]![1]}" stroke="${colour}" stroke-width="${0.025 * faceHeight}" stroke-linecap="round"/>`;
       }),
     );
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${strands.join('')}</svg>`;
     return sharp(photo.data, { raw: { width, height, channels: 3 } }).composite([{ input: Buffer.from(svg) }]).png().toBuffer();
   }
+
+  it('takes a coloured lamp’s tint off an eyelid', async ({ annotate }) => {
+    // A purple eyeshadow's worth of coloured light on the upper lid of the picture's left eye, between the
+    // lashes and the brow (where decision 014's sample3 kept its lamp's colour as the eye's own).
+    const photo = await sharp(PORTRAIT).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { width, height } = photo.info;
+    const [face] = await engine.detect({ data: photo.data, width, height }, { mesh: true });
+    const points = face!.landmarks!;
+    const LID = [27, 28, 29, 30, 56, 157, 158, 159, 160, 161];
+    const lid = LID.map((index) => points[index]!);
+    const [cx, cy] = [lid.reduce((sum, p) => sum + p[0]!, 0) / lid.length, lid.reduce((sum, p) => sum + p[1]!, 0) / lid.length];
+    const eyeWidth = Math.hypot(points[133]![0]! - points[33]![0]!, points[133]![1]! - points[33]![1]!);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><ellipse cx="${cx}" cy="${cy}" rx="${0.6 * eyeWidth}" ry="${0.25 * eyeWidth}" fill="rgb(150,60,200)" fill-opacity="0.45"/></svg>`;
+    const tinted = await sharp(photo.data, { raw: { width, height, channels: 3 } }).composite([{ input: Buffer.from(svg) }]).png().toBuffer();
+    const clean = await loadPersonFace(engine, PORTRAIT);
+    const lit = await loadPersonFace(engine, tinted);
+    // The tint the photo got (its U and V against the clean photo's at the lid) and what is left of it.
+    const shift = (before: PersonFace, after: PersonFace) => {
+      const du = around(after, after.u, LID).map((u, k) => u - around(before, before.u, LID)[k]!);
+      const dv = around(after, after.v, LID).map((v, k) => v - around(before, before.v, LID)[k]!);
+      return du.reduce((sum, u, k) => sum + Math.hypot(u, dv[k]!), 0) / LID.length;
+    };
+    const rgbShift = await (async () => {
+      const plain = photo.data;
+      const painted = await sharp(tinted).removeAlpha().raw().toBuffer();
+      const uv = (data: Buffer, [x, y]: number[]) => {
+        const at = (Math.round(y!) * width + Math.round(x!)) * 3;
+        const [r, g, b] = [data[at]!, data[at + 1]!, data[at + 2]!];
+        const luma = 0.299 * r + 0.587 * g + 0.114 * b;
+        return [0.564 * (b - luma), 0.713 * (r - luma)];
+      };
+      return lid.reduce((sum, p) => {
+        const [u0, v0] = uv(plain, p);
+        const [u1, v1] = uv(painted, p);
+        return sum + Math.hypot(u1! - u0!, v1! - v0!);
+      }, 0) / lid.length;
+    })();
+    const left = shift(clean, lit);
+    annotate(`lamp on one eyelid: tint ${rgbShift.toFixed(1)} in the photo, ${left.toFixed(1)} left after loadPersonFace`);
+    expect(rgbShift).toBeGreaterThan(15);
+    // The lids' skin keeps PERSON_FACE.skinTintKept of its own tint, the lid margin next to it more. Kept
+    // as the eye's own colour (the whole eye-and-brow hull at featureTintKept), 16 of 33 was left.
+    expect(left).toBeLessThan(0.42 * rgbShift);
+  });
+
+  it('gives dark strands only as much of the skin’s tint as their brightness, not a saturated brown', async ({ annotate }) => {
+    // Grey strands on both cheeks (none is filled from the other side): what keepLittleTint makes of a dark
+    // pixel with no tint of its own.
+    const face = await loadPersonFace(engine, await withStrands([[117, 213], [346, 433]], 'rgb(40,40,40)'));
+    const { cx, cy, scale } = face.coordinates;
+    const onStrand = [0.3, 0.45, 0.6].map((t) => {
+      // The darkest pixel near each point along the middle strand of the left cheek.
+      const [x0, y0] = face.landmarks[117]!;
+      const [x1, y1] = face.landmarks[213]!;
+      const [x, y] = [x0! + t * (x1! - x0!), y0! + t * (y1! - y0!)];
+      let best = 0;
+      for (let dy = -4; dy <= 4; dy++) for (let dx = -4; dx <= 4; dx++) {
+        const i = Math.round(y + dy) * face.width + Math.round(x + dx);
+        if (best === 0 || face.y[i]! < face.y[best]!) best = i;
+      }
+      const px = best % face.width;
+      const lit = evaluate(face.lighting!.y, (px + 0.5 - cx) / scale, ((best - px) / face.width + 0.5 - cy) / scale);
+      return { share: (face.y[best]! - 16) / (lit - 16), chroma: Math.hypot(face.u[best]! - 128, face.v[best]! - 128), skin: Math.hypot(evaluate(face.lighting!.u, (px + 0.5 - cx) / scale, 0) - 128, evaluate(face.lighting!.v, (px + 0.5 - cx) / scale, 0) - 128) };
+    });
+    annotate(`grey strands: ${onStrand.map((p) => `at ${p.share.toFixed(2)} of the lit skin's brightness, tint ${p.chroma.toFixed(1)} against the skin's ${p.skin.toFixed(1)}`).join('; ')}`);
+    for (const p of onStrand) {
+      expect(p.share).toBeLessThan(PERSON_FACE.darkTintBelow);
+      // At full strength (before) a dark strand took 85 % of the skin's tint.
+      expect(p.chroma).toBeLessThan(p.skin * (Math.max(0, p.share) / PERSON_FACE.darkTintBelow) + 2);
+    }
+  });
 
   it('fills dark strands across one cheek from the other cheek, so the person’s own skin shows there, not the actor’s', async ({ annotate }) => {
     const clean = await loadPersonFace(engine, PORTRAIT);

@@ -77,6 +77,8 @@ export const PERSON_FACE = {
   skinTintKept: 0.15,
   /** The same for the eyes and lips: they keep most of their own colour, but not all of a lamp's on them. */
   featureTintKept: 0.6,
+  /** Pixels darker than this share of the lit skin take the skin's tone in proportion (keepLittleTint). */
+  darkTintBelow: 0.6,
   /**
    * The skin's local tint, what a pixel's own colour is measured against, is the bare skin's colour
    * averaged around it over about this share of the face's height (two box blurs of this radius). A
@@ -210,6 +212,12 @@ const FEATURES = [
   [168, 6, 197, 195, 5, 4, 1, 19, 94, 2, 98, 97, 326, 327, 129, 358, 64, 294],
   [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 409, 270, 269, 267, 0, 37, 39, 40, 185],
 ] as const;
+
+/** U and V of a grey (no tint). */
+const NEUTRAL = 128;
+
+/** The eyes' lid margins alone (FEATURES' eye groups without their brows). */
+const EYE_CONTOURS = [FEATURES[0].slice(10), FEATURES[1].slice(10)] as const;
 
 /** The convex hull of the points (monotone chain), grown from its centre by `scale`. */
 function grownHull(points: Point[], scale: number): Point[] {
@@ -527,9 +535,10 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
  * The skin's tint becomes its smooth tone (the surface the actor's replaces in the paste) plus
  * PERSON_FACE.skinTintKept of the pixel's own colour against the skin's local tint around it
  * (featureTintKept on the eyes and lips): a lamp's colour, blotches and strands go, a freckle's stays a little.
+ * Far darker pixels take that tone in proportion to their brightness (PERSON_FACE.darkTintBelow).
  */
 function keepLittleTint(
-  planes: { u: Float32Array; v: Float32Array },
+  planes: { y: Float32Array; u: Float32Array; v: Float32Array },
   width: number,
   height: number,
   landmarks: number[][],
@@ -546,8 +555,10 @@ function keepLittleTint(
     boxBlur(plane, width, height, radius);
     boxBlur(plane, width, height, radius);
   }
+  // The eyes themselves (lid margins: the iris, the lashes, the liner) and the lips, not the lids' skin and
+  // brows around the eyes: an eyeshadow lit by a coloured lamp was kept there as the eyes' own colour.
   const coloured = new Float32Array(width * height);
-  for (const group of [FEATURES[0], FEATURES[1], FEATURES[3]]) fillPolygon(coloured, width, height, grownHull(pick(landmarks, group), 1.1));
+  for (const [group, grow] of [[EYE_CONTOURS[0], 1.3], [EYE_CONTOURS[1], 1.3], [FEATURES[3], 1.1]] as const) fillPolygon(coloured, width, height, grownHull(pick(landmarks, group), grow));
   boxBlur(coloured, width, height, Math.max(1, Math.round(0.015 * coordinates.scale)));
   for (let y = 0; y < height; y++) {
     const fy = (y + 0.5 - coordinates.cy) / coordinates.scale;
@@ -561,8 +572,14 @@ function keepLittleTint(
       const share = Math.min(1, weight[i]! / 0.05);
       const aroundU = u + share * (localU[i]! / Math.max(weight[i]!, 1e-6) - u);
       const aroundV = v + share * (localV[i]! / Math.max(weight[i]!, 1e-6) - v);
-      planes.u[i] = u + kept * (planes.u[i]! - aroundU);
-      planes.v[i] = v + kept * (planes.v[i]! - aroundV);
+      // A pixel far darker than the lit skin (a brow, lashes, a strand) has the skin's tint in proportion to
+      // its brightness, as light gives it: at full strength a dark brow became a saturated brown. Skin in
+      // the face's own shade (down to PERSON_FACE.darkTintBelow of the lit skin) keeps the full tint. Its own
+      // colour is measured against the same.
+      const lit = (planes.y[i]! - BLACK) / Math.max(MIN_SKIN, evaluate(lighting.y, fx, fy) - BLACK);
+      const bright = Math.min(1, Math.max(0, lit / PERSON_FACE.darkTintBelow));
+      planes.u[i] = NEUTRAL + bright * (u - NEUTRAL) + kept * (planes.u[i]! - NEUTRAL - bright * (aroundU - NEUTRAL));
+      planes.v[i] = NEUTRAL + bright * (v - NEUTRAL) + kept * (planes.v[i]! - NEUTRAL - bright * (aroundV - NEUTRAL));
     }
   }
 }
