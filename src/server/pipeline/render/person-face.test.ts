@@ -107,8 +107,14 @@ describe('loadPersonFace', () => {
         if (best === 0 || face.y[i]! < face.y[best]!) best = i;
       }
       const px = best % face.width;
-      const lit = evaluate(face.lighting!.y, (px + 0.5 - cx) / scale, ((best - px) / face.width + 0.5 - cy) / scale);
-      return { share: (face.y[best]! - 16) / (lit - 16), chroma: Math.hypot(face.u[best]! - 128, face.v[best]! - 128), skin: Math.hypot(evaluate(face.lighting!.u, (px + 0.5 - cx) / scale, 0) - 128, evaluate(face.lighting!.v, (px + 0.5 - cx) / scale, 0) - 128) };
+      const [fx, fy] = [(px + 0.5 - cx) / scale, ((best - px) / face.width + 0.5 - cy) / scale];
+      const { y: lightY, u: lightU, v: lightV } = face.lighting!;
+      return {
+        share: (face.y[best]! - 16) / (evaluate(lightY, fx, fy) - 16),
+        chroma: Math.hypot(face.u[best]! - 128, face.v[best]! - 128),
+        // The lit skin's own tint at that place.
+        skin: Math.hypot(evaluate(lightU, fx, fy) - 128, evaluate(lightV, fx, fy) - 128),
+      };
     });
     annotate(`grey strands: ${onStrand.map((p) => `at ${p.share.toFixed(2)} of the lit skin's brightness, tint ${p.chroma.toFixed(1)} against the skin's ${p.skin.toFixed(1)}`).join('; ')}`);
     for (const p of onStrand) {
