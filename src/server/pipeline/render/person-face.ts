@@ -205,19 +205,22 @@ export function colourFigures(planes: { y: ArrayLike<number>; u: ArrayLike<numbe
   return { meanY, spreadY: Math.sqrt(Math.max(1, syy / n - meanY * meanY)), meanU: su / n, meanV: sv / n };
 }
 
+/** Each eye's lid margin (MediaPipe mesh points, in order round the eye): the iris, the lashes, the liner. */
+const EYE_CONTOURS = [
+  [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246],
+  [362, 382, 381, 380, 374, 373, 390, 249, 263, 466, 388, 387, 386, 385, 384, 398],
+] as const;
+
 /** Features that stay the person's whatever their colour: each eye with its brow, the nose, the lips. */
 const FEATURES = [
-  [70, 63, 105, 66, 107, 55, 65, 52, 53, 46, 33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246],
-  [336, 296, 334, 293, 300, 276, 283, 282, 295, 285, 362, 382, 381, 380, 374, 373, 390, 249, 263, 466, 388, 387, 386, 385, 384, 398],
+  [70, 63, 105, 66, 107, 55, 65, 52, 53, 46, ...EYE_CONTOURS[0]],
+  [336, 296, 334, 293, 300, 276, 283, 282, 295, 285, ...EYE_CONTOURS[1]],
   [168, 6, 197, 195, 5, 4, 1, 19, 94, 2, 98, 97, 326, 327, 129, 358, 64, 294],
   [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 409, 270, 269, 267, 0, 37, 39, 40, 185],
 ] as const;
 
 /** U and V of a grey (no tint). */
 const NEUTRAL = 128;
-
-/** The eyes' lid margins alone (FEATURES' eye groups without their brows). */
-const EYE_CONTOURS = [FEATURES[0].slice(10), FEATURES[1].slice(10)] as const;
 
 /** The convex hull of the points (monotone chain), grown from its centre by `scale`. */
 function grownHull(points: Point[], scale: number): Point[] {
