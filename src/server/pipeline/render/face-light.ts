@@ -47,6 +47,15 @@ export const LIGHT = {
    */
   highlightKnee: 0.2,
   highlightSlope: 0.3,
+  /**
+   * Pixels darker than this share of the lit skin (brows, lashes, an iris, strands) have the skin's tone in
+   * proportion to their brightness, as light gives it; lighter ones, the face's own shade included, have all
+   * of it. The same share is what the person's face is given of its own tone (person-face.ts
+   * keepLittleTint) and what the paste replaces of it by the actor's (castShare): while the paste replaced
+   * only the pixel's brightness share, up to 40 % of the photo's tone stayed on an iris, a brow or a crease
+   * (decision 014, eighth part: one of sample3's eyes orange under a warm lamp, the other blue).
+   */
+  fullToneAbove: 0.6,
 } as const;
 
 const basis = (x: number, y: number): Surface => [1, x, y, x * x, x * y, y * y];
@@ -183,10 +192,15 @@ export function transferLuma(transfer: LightTransfer, value: number, x: number, 
   return out < 0 ? 0 : out > 255 ? 255 : out;
 }
 
-/** How much of the colour shift a pixel of the person's brightness takes (1 for lit skin, less for darker pixels). */
-export function castShare(transfer: LightTransfer, value: number, x: number, y: number): number {
-  const share = (value - BLACK) / Math.max(MIN_SKIN, evaluate(transfer.personY, x, y) - BLACK);
+/** How much of the skin's tone a pixel of this brightness has, the lit skin's being `litSkin` (LIGHT.fullToneAbove). */
+export function toneShare(value: number, litSkin: number): number {
+  const share = (value - BLACK) / Math.max(MIN_SKIN, litSkin - BLACK) / LIGHT.fullToneAbove;
   return share < 0 ? 0 : share > 1 ? 1 : share;
+}
+
+/** How much of the colour shift a pixel of the person's brightness takes (toneShare: 1 for skin, less for darker pixels). */
+export function castShare(transfer: LightTransfer, value: number, x: number, y: number): number {
+  return toneShare(value, evaluate(transfer.personY, x, y));
 }
 
 /** The transfer from the person's lighting to the actor's: the person's surface out, the actor's in. */

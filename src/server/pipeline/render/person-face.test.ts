@@ -1,15 +1,26 @@
 // The person's face as the render prepares it (loadPersonFace), on a real photo: what covers one side of
 // the face is filled from the other side, so the person's own skin shows there, not the actor's.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PORTRAIT } from '../../testing/media-fixtures';
 import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
 import { FOREHEAD, CHIN } from './landmarks';
-import { evaluate } from './face-light';
-import { PERSON_FACE, type PersonFace, loadPersonFace } from './person-face';
+import { LIGHT, evaluate, toneShare } from './face-light';
+import { type PersonFace, loadPersonFace } from './person-face';
 
 /** Mesh points on the cheek of the picture's left side (MediaPipe's numbering), away from eye, nose and mouth. */
 const LEFT_CHEEK = [50, 101, 118, 117, 123, 187, 205, 36, 119, 100, 147, 213];
+
+/** Each eye's lid margin, and each half of the lips (the picture's left and right). */
+const LEFT_EYE_MARGIN = [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246];
+const RIGHT_EYE_MARGIN = [362, 382, 381, 380, 374, 373, 390, 249, 263, 466, 388, 387, 386, 385, 384, 398];
+const LEFT_LIP = [61, 146, 91, 181, 84, 185, 40, 39, 37];
+const RIGHT_LIP = [291, 375, 321, 405, 314, 409, 270, 269, 267];
+const NOSE_BRIDGE = 168;
+/** face-api's demo photos (real people, tests only). */
+const DEMO = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
 
 /** The mean of a plane over a 5×5 patch around each point. */
 function around(face: PersonFace, plane: Float32Array, points: number[]): number[] {
@@ -19,6 +30,24 @@ function around(face: PersonFace, plane: Float32Array, points: number[]): number
     for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) sum += plane[Math.round(cy! + dy) * face.width + Math.round(cx! + dx)]!;
     return sum / 25;
   });
+}
+
+/**
+ * What the paste carries of a feature's colour (mean U and V over 5×5 patches at its mesh points): its U and
+ * V less the photo's smooth skin tone in proportion to its brightness (face-light.ts castShare: that tone
+ * is what the actor's replaces).
+ */
+function carriedColour(face: PersonFace, group: readonly number[]): number[] {
+  const { cx, cy, scale } = face.coordinates;
+  const { y: lightY, u: lightU, v: lightV } = face.lighting!;
+  const carried = group.map((index) => {
+    const [x, y] = face.landmarks[index]!;
+    const [fx, fy] = [(x! - cx) / scale, (y! - cy) / scale];
+    const [pixelY, pixelU, pixelV] = [face.y, face.u, face.v].map((plane) => around(face, plane, [index])[0]!);
+    const share = toneShare(pixelY!, evaluate(lightY, fx, fy));
+    return [pixelU! - share * (evaluate(lightU, fx, fy) - 128), pixelV! - share * (evaluate(lightV, fx, fy) - 128)];
+  });
+  return [0, 1].map((k) => carried.reduce((sum, pair) => sum + pair[k]!, 0) / carried.length);
 }
 
 describe('loadPersonFace', () => {
@@ -91,6 +120,64 @@ describe('loadPersonFace', () => {
     expect(left).toBeLessThan(0.42 * rgbShift);
   });
 
+  it('takes a two-coloured lamp’s colour off the eyes and lips, not only off the skin', async ({ annotate }) => {
+    // A blue lamp on the picture's left half of the face and a warm one on its right, as each multiplies R,
+    // G and B (decision 014's sample3), with a soft edge at the face's midline.
+    const photo = await sharp(PORTRAIT).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { width, height } = photo.info;
+    const [face] = await engine.detect({ data: photo.data, width, height }, { mesh: true });
+    const points = face!.landmarks!;
+    const midline = points[NOSE_BRIDGE]![0]!;
+    const edge = 0.05 * (points[CHIN]![1]! - points[FOREHEAD]![1]!);
+    const [blue, warm] = [[0.8, 0.95, 1.35], [1.25, 1, 0.7]];
+    const lamps = Buffer.from(photo.data);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const t = Math.min(1, Math.max(0, (x - midline + edge) / (2 * edge)));
+        for (let k = 0; k < 3; k++) {
+          const at = (y * width + x) * 3 + k;
+          lamps[at] = Math.min(255, Math.round(photo.data[at]! * (blue[k]! + t * (warm[k]! - blue[k]!))));
+        }
+      }
+    }
+    const lit = await loadPersonFace(engine, await sharp(lamps, { raw: { width, height, channels: 3 } }).png().toBuffer());
+    const clean = await loadPersonFace(engine, PORTRAIT);
+    const uv = carriedColour;
+    const error = (group: readonly number[]) => {
+      const [u0, v0] = uv(clean, group);
+      const [u1, v1] = uv(lit, group);
+      return Math.hypot(u1! - u0!, v1! - v0!);
+    };
+    const left = error(LEFT_EYE_MARGIN);
+    const right = error(RIGHT_EYE_MARGIN);
+    const lips = [error(LEFT_LIP), error(RIGHT_LIP)];
+    const [eyeLeft, eyeRight] = [uv(lit, LEFT_EYE_MARGIN), uv(lit, RIGHT_EYE_MARGIN)];
+    const between = Math.hypot(eyeLeft[0]! - eyeRight[0]!, eyeLeft[1]! - eyeRight[1]!);
+    const [cleanLeft, cleanRight] = [uv(clean, LEFT_EYE_MARGIN), uv(clean, RIGHT_EYE_MARGIN)];
+    const cleanBetween = Math.hypot(cleanLeft[0]! - cleanRight[0]!, cleanLeft[1]! - cleanRight[1]!);
+    annotate(
+      `two-coloured lamp: eyes' tint off the clean photo's by ${left.toFixed(1)} and ${right.toFixed(1)}, lips' halves ${lips.map((e) => e.toFixed(1)).join(' and ')}; ` +
+        `the two eyes differ by ${between.toFixed(1)} (${cleanBetween.toFixed(1)} on the clean photo)`,
+    );
+    // What the lamps add to the skin itself is 15-25 units; 3 is what a feature may keep of it.
+    for (const e of [left, right, ...lips]) expect(e).toBeLessThan(3);
+  });
+
+  it('brings a real photo’s two eyes nearer one colour under a warm lamp on one side and a blue one on the other', async ({ annotate }) => {
+    // face-api's sample3 (decision 014): the render showed her with an orange eye and a blue one.
+    const face = await loadPersonFace(engine, path.join(DEMO, 'sample3.jpg'));
+    const between = (a: readonly number[], b: readonly number[]) => {
+      const [p, q] = [carriedColour(face, a), carriedColour(face, b)];
+      return Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!);
+    };
+    const [eyes, lips] = [between(LEFT_EYE_MARGIN, RIGHT_EYE_MARGIN), between(LEFT_LIP, RIGHT_LIP)];
+    annotate(`sample3: the two eyes' colours differ by ${eyes.toFixed(1)}, the lips' halves by ${lips.toFixed(1)} (U, V units)`);
+    // Before, the paste replaced less of the photo's tone than the face was given (castShare against
+    // keepLittleTint): the eyes differed by 9.8. Other demo photos' eyes differ by 0.3-2.1 (lips 0.1-1.9).
+    expect(eyes).toBeLessThan(7.5);
+    expect(lips).toBeLessThan(3);
+  });
+
   it('gives dark strands only as much of the skin’s tint as their brightness, not a saturated brown', async ({ annotate }) => {
     // Grey strands on both cheeks (none is filled from the other side): what keepLittleTint makes of a dark
     // pixel with no tint of its own.
@@ -118,9 +205,9 @@ describe('loadPersonFace', () => {
     });
     annotate(`grey strands: ${onStrand.map((p) => `at ${p.share.toFixed(2)} of the lit skin's brightness, tint ${p.chroma.toFixed(1)} against the skin's ${p.skin.toFixed(1)}`).join('; ')}`);
     for (const p of onStrand) {
-      expect(p.share).toBeLessThan(PERSON_FACE.darkTintBelow);
+      expect(p.share).toBeLessThan(LIGHT.fullToneAbove);
       // At full strength (before) a dark strand took 85 % of the skin's tint.
-      expect(p.chroma).toBeLessThan(p.skin * (Math.max(0, p.share) / PERSON_FACE.darkTintBelow) + 2);
+      expect(p.chroma).toBeLessThan(p.skin * (Math.max(0, p.share) / LIGHT.fullToneAbove) + 2);
     }
   });
 

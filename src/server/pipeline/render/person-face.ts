@@ -4,7 +4,7 @@
 // the photo's own light over bare skin (face-light.ts) with most of the skin's stray tint taken out.
 import sharp from 'sharp';
 import type { FaceEngine } from '../face-engine';
-import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting } from './face-light';
+import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
 import { FACE_OVAL, type Point, pick } from './landmarks';
 import { rgbToYuvPlanes, sampleBilinear } from './yuv';
@@ -77,8 +77,6 @@ export const PERSON_FACE = {
   skinTintKept: 0.15,
   /** The same for the eyes and lips: they keep most of their own colour, but not all of a lamp's on them. */
   featureTintKept: 0.6,
-  /** Pixels darker than this share of the lit skin take the skin's tone in proportion (keepLittleTint). */
-  darkTintBelow: 0.6,
   /**
    * The skin's local tint, what a pixel's own colour is measured against, is the bare skin's colour
    * averaged around it over about this share of the face's height (two box blurs of this radius). A
@@ -538,7 +536,7 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
  * The skin's tint becomes its smooth tone (the surface the actor's replaces in the paste) plus
  * PERSON_FACE.skinTintKept of the pixel's own colour against the skin's local tint around it
  * (featureTintKept on the eyes and lips): a lamp's colour, blotches and strands go, a freckle's stays a little.
- * Far darker pixels take that tone in proportion to their brightness (PERSON_FACE.darkTintBelow).
+ * Far darker pixels take that tone in proportion to their brightness (face-light.ts LIGHT.fullToneAbove).
  */
 function keepLittleTint(
   planes: { y: Float32Array; u: Float32Array; v: Float32Array },
@@ -577,12 +575,15 @@ function keepLittleTint(
       const aroundV = v + share * (localV[i]! / Math.max(weight[i]!, 1e-6) - v);
       // A pixel far darker than the lit skin (a brow, lashes, a strand) has the skin's tint in proportion to
       // its brightness, as light gives it: at full strength a dark brow became a saturated brown. Skin in
-      // the face's own shade (down to PERSON_FACE.darkTintBelow of the lit skin) keeps the full tint. Its own
-      // colour is measured against the same.
-      const lit = (planes.y[i]! - BLACK) / Math.max(MIN_SKIN, evaluate(lighting.y, fx, fy) - BLACK);
-      const bright = Math.min(1, Math.max(0, lit / PERSON_FACE.darkTintBelow));
-      planes.u[i] = NEUTRAL + bright * (u - NEUTRAL) + kept * (planes.u[i]! - NEUTRAL - bright * (aroundU - NEUTRAL));
-      planes.v[i] = NEUTRAL + bright * (v - NEUTRAL) + kept * (planes.v[i]! - NEUTRAL - bright * (aroundV - NEUTRAL));
+      // the face's own shade (down to LIGHT.fullToneAbove of the lit skin) keeps the full tint; the paste
+      // replaces the same share of it by the actor's (castShare).
+      const litSkin = evaluate(lighting.y, fx, fy);
+      const bright = toneShare(planes.y[i]!, litSkin);
+      // Its own colour is what is left once the skin's colour around it is taken out at its brightness: a
+      // lamp's colour scales with the light it gives, so a dark iris carries less of it than the skin.
+      const lit = Math.min(1, Math.max(0, (planes.y[i]! - BLACK) / Math.max(MIN_SKIN, litSkin - BLACK)));
+      planes.u[i] = NEUTRAL + bright * (u - NEUTRAL) + kept * (planes.u[i]! - NEUTRAL - lit * (aroundU - NEUTRAL));
+      planes.v[i] = NEUTRAL + bright * (v - NEUTRAL) + kept * (planes.v[i]! - NEUTRAL - lit * (aroundV - NEUTRAL));
     }
   }
 }
