@@ -17,6 +17,7 @@ import { MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, scr
 import { dataUrl, ffmpeg, makeTemplateMedia, register, toasts, uploadTemplate } from './video-kit';
 
 const PERSON_PHOTO = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample5.jpg');
+const SIBLING_PHOTO = path.join(path.dirname(PERSON_PHOTO), 'sample2.jpg');
 
 let server: RunningServer;
 let browser: Browser;
@@ -66,7 +67,11 @@ describe('the personalised video', () => {
     const { context, page } = await newPage(browser, server.baseUrl);
     page.on('pageerror', (error) => console.error('page error:', error.message));
     try {
-      await parentWithPerson(context);
+      const { person } = await parentWithPerson(context);
+      // A sister's photo added to Grandpa Joe by mistake (another real face, face-api's sample2.jpg): the
+      // render leaves it out and the player says so.
+      const sister = await context.request.post('/api/faceImages', { data: { personId: person.id, name: 'Sister', imageData: dataUrl(SIBLING_PHOTO, 'image/jpeg') } });
+      expect(sister.status(), await sister.text()).toBe(201);
 
       // The menu's Create Video: pick the template first.
       await page.goto('/process/new');
@@ -114,6 +119,9 @@ describe('the personalised video', () => {
       await player.waitFor();
       await page.getByRole('button', { name: 'Play' }).click();
       await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.3);
+      const notice = page.getByRole('note', { name: 'About this video' });
+      await notice.getByText("1 of Grandpa Joe's face images shows someone else, so it was left out of this video.").waitFor();
+      await notice.getByRole('link', { name: 'Manage face images on the People page' }).waitFor();
       await screenshot(page, 'player-desktop');
 
       // Download: a signed link whose file is named from the title (spec 02 §9), and it is the real video.

@@ -22,6 +22,18 @@ export const VIDEO_MESSAGES = {
   samePersonRetry: 'Choose a face or a recording of the same person, or make a new video.',
 } as const;
 
+/**
+ * What a finished video's page tells the parent about how it was made (issue 15: a collection that mixes two
+ * people is noticed, only the chosen face's images are used, and the parent is told). Each says how many of
+ * the person's face images were left out and why, so the parent can delete a sibling's clip or a blurred photo.
+ */
+export const RENDER_NOTICES = {
+  otherFace: (count: number, name: string) =>
+    `${count} of ${name}'s face images ${count === 1 ? 'shows' : 'show'} someone else, so ${count === 1 ? 'it was' : 'they were'} left out of this video.`,
+  blurred: (count: number, name: string) =>
+    `${count} of ${name}'s face images ${count === 1 ? 'looks' : 'look'} blurred, so ${count === 1 ? 'it was' : 'they were'} left out of this video.`,
+} as const;
+
 /** A render's photo whose file is gone, named so the parent knows which one to replace. */
 export function faceMissingMessage(name: string | undefined): string {
   return `The photo ${name ? `"${name}" ` : ''}is no longer available. Choose another photo and try again.`;

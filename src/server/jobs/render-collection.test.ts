@@ -23,7 +23,7 @@ describe.each(databases)('the person’s collection for a render on $name', (tes
   });
   afterAll(() => t?.close());
 
-  it('keeps the same face, leaves out another face, far-turned, blurred and missing images, and says how many showed another face or blur', async () => {
+  it('keeps the same face, leaves out another face, far-turned, blurred and missing images, and tells the parent how many showed another face or blur', async () => {
     const { userId, personId } = await memberWithPerson(t);
     const stored = async () => {
       const temp = await t.storage.tempPath();
@@ -44,13 +44,19 @@ describe.each(databases)('the person’s collection for a render on $name', (tes
     await t.storage.removeUrl(gone.imageUrl);
 
     const deps = { db: t.database.db, storage: t.storage } as JobDeps;
-    const { files, notes } = await collectionOf(deps, chosen);
+    const { files, notices } = await collectionOf(deps, chosen);
     expect(files.sort()).toEqual([t.storage.fromUrl(laugh.imageUrl)!.path, t.storage.fromUrl(sharp.imageUrl)!.path].sort());
     expect(files).not.toContain(t.storage.fromUrl(sibling.imageUrl)!.path);
-    expect(notes).toEqual(["1 of the person's images show another face and were left out", "1 of the person's images look blurred and were left out"]);
+    // In the parent's words, with the person's name: the video's page shows them (RENDER_NOTICES).
+    expect(notices).toEqual([
+      "1 of Grandma Rose's face images shows someone else, so it was left out of this video.",
+      "1 of Grandma Rose's face images looks blurred, so it was left out of this video.",
+    ]);
+    await insert('Cousin', direction(80));
+    expect((await collectionOf(deps, chosen)).notices[0]).toBe("2 of Grandma Rose's face images show someone else, so they were left out of this video.");
 
     // A chosen image without an embedding cannot be compared: only it is used.
     const unknown = await insert('Unknown', null);
-    expect(await collectionOf(deps, unknown)).toEqual({ files: [], notes: [] });
+    expect(await collectionOf(deps, unknown)).toEqual({ files: [], notices: [] });
   });
 });

@@ -7,11 +7,11 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { and, desc, eq, inArray, ne } from 'drizzle-orm';
-import { VIDEO_MESSAGES, faceMissingMessage, voiceMissingMessage } from '../../shared/video-rules';
+import { RENDER_NOTICES, VIDEO_MESSAGES, faceMissingMessage, voiceMissingMessage } from '../../shared/video-rules';
 import { SAME_PERSON_COSINE, isBlurred, isTurnedAway } from '../../shared/face-analysis';
 import { unusableRecordingMessage } from '../../shared/voice-analysis';
 import { VOICE_ONLY_MESSAGES } from '../../shared/voice-only-rules';
-import { faceImages, processedVideos, videoTemplates, voiceRecordings } from '../db/schema';
+import { faceImages, people, processedVideos, videoTemplates, voiceRecordings } from '../db/schema';
 import { MEDIA_TIMEOUTS, probe, runFfmpeg, runFfprobe } from '../media/ffmpeg';
 import { cosineSimilarity } from '../pipeline/face-engine';
 import { actorTrackFile } from '../pipeline/render/actor-track';
@@ -32,7 +32,7 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
   if (!row || row.status === 'completed' || row.status === 'failed') return;
   await db
     .update(processedVideos)
-    .set({ status: 'processing', startedAt: new Date(), faceProgress: 0, voiceProgress: 0, error: null })
+    .set({ status: 'processing', startedAt: new Date(), faceProgress: 0, voiceProgress: 0, error: null, notices: [] })
     .where(eq(processedVideos.id, row.id));
 
   const dir = await storage.tempPath();
@@ -61,8 +61,8 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
         progressWriter(deps, row.id, 'faceProgress'),
         context.signal,
       );
-      deps.log.info({ processedVideoId: row.id, notes: [...collection.notes, ...report.notes] }, 'face rendered');
-      await setProgress(deps, row.id, { faceProgress: 100 });
+      deps.log.info({ processedVideoId: row.id, notes: [...collection.notices, ...report.notes] }, 'face rendered');
+      await db.update(processedVideos).set({ faceProgress: 100, notices: collection.notices }).where(eq(processedVideos.id, row.id));
       context.signal.throwIfAborted();
     }
     let final = picture;
@@ -155,9 +155,9 @@ const COLLECTION_SIZE = 8;
  * one side, and blurred ones, are left out (the chosen one is used whatever it is: the parent chose it). Without an
  * embedding on the chosen image nothing can be checked, and only it is used.
  */
-export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inferSelect): Promise<{ files: string[]; notes: string[] }> {
+export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inferSelect): Promise<{ files: string[]; notices: string[] }> {
   const anchor = chosen.faceEmbedding;
-  if (!anchor?.length) return { files: [], notes: [] };
+  if (!anchor?.length) return { files: [], notices: [] };
   const rows = await deps.db
     .select()
     .from(faceImages)
@@ -181,11 +181,11 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
     const file = deps.storage.fromUrl(row.imageUrl);
     if (file && (await stat(file.path).catch(() => undefined))) files.push(file.path);
   }
-  const notes = [
-    ...(otherFace > 0 ? [`${otherFace} of the person's images show another face and were left out`] : []),
-    ...(blurred > 0 ? [`${blurred} of the person's images look blurred and were left out`] : []),
-  ];
-  return { files, notes };
+  if (otherFace === 0 && blurred === 0) return { files, notices: [] };
+  const [person] = await deps.db.select({ name: people.name }).from(people).where(eq(people.id, chosen.personId));
+  const name = person?.name ?? 'this person';
+  const notices = [...(otherFace > 0 ? [RENDER_NOTICES.otherFace(otherFace, name)] : []), ...(blurred > 0 ? [RENDER_NOTICES.blurred(blurred, name)] : [])];
+  return { files, notices };
 }
 
 async function existing(file: StoredFile | undefined, message: string): Promise<StoredFile> {

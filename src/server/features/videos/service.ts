@@ -47,6 +47,7 @@ export function toProcessedVideo(row: ProcessedVideoRow): ProcessedVideo {
     voiceOnly: row.voiceOnly,
     status: row.status,
     error: row.error,
+    notices: row.notices,
     faceProgress: row.faceProgress,
     voiceProgress: row.voiceProgress,
     startedAt: row.startedAt?.toISOString() ?? null,

@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceImage, ProcessedVideo, VoiceRecording } from '../../../shared/api-types';
 import { PAYMENT_MESSAGES } from '../../../shared/payments';
-import { VIDEO_MESSAGES, monthlyLimitMessage, voiceMissingMessage } from '../../../shared/video-rules';
+import { RENDER_NOTICES, VIDEO_MESSAGES, monthlyLimitMessage, voiceMissingMessage } from '../../../shared/video-rules';
 import { NARRATION_MESSAGES, unusableRecordingMessage } from '../../../shared/voice-analysis';
 import { processedVideos, users, videoTemplates, voiceRecordings } from '../../db/schema';
 import { ffmpegBinary, probe, runProcess } from '../../media/ffmpeg';
@@ -26,6 +26,7 @@ import { until } from '../../testing/wait';
 
 const [pglite] = await testDatabases();
 const PERSON_PHOTO = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample5.jpg');
+const SIBLING_PHOTO = path.join(path.dirname(PERSON_PHOTO), 'sample2.jpg');
 
 async function writeFixture(bytes: Buffer, name: string): Promise<string> {
   const file = path.join(await mkdtemp(path.join(tmpdir(), 'familystar-fixture-')), name);
@@ -231,8 +232,11 @@ describe('processed videos', () => {
     }
   }, 300_000);
 
-  it('renders: the face is the person’s, the voice moves to the person’s pitch, same length; delete removes the files', async () => {
+  it('renders: the face is the person’s, the voice moves to the person’s pitch, same length; a sibling’s photo is left out and the parent told; delete removes the files', async () => {
     const m = await memberWithFaceAndVoice();
+    // Another real person's photo added to this person by mistake (face-api's sample2.jpg).
+    const sibling = await m.client.post('/api/faceImages', { personId: m.personId, name: 'Sister', imageData: dataUrl(readFileSync(SIBLING_PHOTO), 'image/jpeg') });
+    expect(sibling.statusCode, sibling.body).toBe(201);
     const created = await m.client.post('/api/processedVideos', { templateId, title: 'My version of Counting', personId: m.personId });
     expect(created.statusCode, created.body).toBe(201);
     const id = json<ProcessedVideo>(created).id;
@@ -247,6 +251,7 @@ describe('processed videos', () => {
     expect(events.some((event) => event.status === 'processing' && event.faceProgress > 0 && event.faceProgress < 100)).toBe(true);
     const done = json<ProcessedVideo>(await m.client.get(`/api/processedVideos/${id}`));
     expect(done).toMatchObject({ status: 'completed', error: null, faceProgress: 100, voiceProgress: 100 });
+    expect(done.notices).toEqual([RENDER_NOTICES.otherFace(1, 'Grandma Rose')]);
     const output = t.storage.fromUrl(done.outputUrl)!.path;
     expect((await m.client.get(done.thumbnailUrl!)).headers['content-type']).toBe('image/jpeg');
     expect((await m.client.request('GET', done.videoUrl!, undefined, { range: 'bytes=0-9' })).statusCode).toBe(206);

@@ -1,10 +1,11 @@
 // Player / preview (spec 02 §2 Player): /player/{videoId} plays one of the user's processed videos,
 // /preview/{templateId} a template's original. A processed video that is not finished yet shows its
 // progress instead of a player.
-import { ArrowLeft, Download, Film, Library, Pause, Play, Volume2, VolumeX } from 'lucide-react';
+import { ArrowLeft, Download, Film, Info, Library, Pause, Play, Volume2, VolumeX } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Link } from 'wouter';
 import type { ProcessedVideo, VideoTemplate } from '@shared/api-types';
+import { Alert, AlertDescription, AlertTitle } from '@client/components/ui/alert';
 import { Badge } from '@client/components/ui/badge';
 import { Button } from '@client/components/ui/button';
 import { Card } from '@client/components/ui/card';
@@ -233,10 +234,13 @@ function PlayerView({
   actions,
   onDownload,
   prepareCast,
+  notices,
 }: {
   source: Source;
   shown: Shown;
   badge?: ReactNode;
+  /** What the parent should know about how the video was made (ProcessedVideo.notices). */
+  notices?: ReactNode;
   /** Shown instead of the video while there is nothing to play. */
   notReady?: ReactNode;
   /** Shown instead of the playback buttons while there is nothing to play. */
@@ -288,6 +292,7 @@ function PlayerView({
           </div>
           <Details shown={shown} duration={shown.duration ?? loadedDuration} />
           {shown.description && <p className="text-muted-foreground">{shown.description}</p>}
+          {notices}
           {playable ? (
             <PlaybackButtons
               videoRef={videoRef}
@@ -300,6 +305,30 @@ function PlayerView({
         </div>
       </div>
     </div>
+  );
+}
+
+/**
+ * Images of the person the render left out, and why (a sibling's photo, a blurred one): the parent can put
+ * it right on the People page. A note, not an alert: the video itself is fine.
+ */
+function RenderNotices({ notices }: { notices: string[] }) {
+  if (notices.length === 0) return null;
+  return (
+    <Alert variant="warning" role="note" aria-labelledby="render-notices-title">
+      <Info aria-hidden="true" />
+      <AlertTitle id="render-notices-title">About this video</AlertTitle>
+      <AlertDescription>
+        {notices.map((notice) => (
+          <p key={notice}>{notice}</p>
+        ))}
+        <p>
+          <Link href="/people" className="font-medium underline underline-offset-4">
+            Manage face images on the People page
+          </Link>
+        </p>
+      </AlertDescription>
+    </Alert>
   );
 }
 
@@ -336,6 +365,7 @@ function ProcessedVideoPlayer({ id }: { id: number }) {
       source="processedVideo"
       shown={fromProcessedVideo(video, template)}
       badge={<ProcessedVideoStatusBadge status={video.status} secondary={!completed} />}
+      notices={<RenderNotices notices={video.notices} />}
       notReady={completed ? undefined : <ProcessedVideoProgress video={video} />}
       actions={
         isInProgress(video) ? (

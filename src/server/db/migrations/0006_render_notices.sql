@@ -1,0 +1,1 @@
+ALTER TABLE "processed_videos" ADD COLUMN "notices" jsonb DEFAULT '[]'::jsonb NOT NULL;
