@@ -156,4 +156,27 @@ describe('landing page', () => {
       }
     });
   });
+
+  it('a page whose code cannot be fetched says so and reloads, never a blank page', async () => {
+    const { context, page } = await newPage(browser, server.baseUrl);
+    try {
+      await page.goto('/landing');
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      // The connection drops (or a deploy took the old chunks away) before the visitor opens About.
+      await page.route('**/assets/**', (route) => route.abort());
+      await page.getByRole('contentinfo').getByRole('link', { name: 'About' }).click();
+      const failed = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
+      await failed.waitFor();
+      await failed.getByText('The connection may have dropped, or FamilyStar was updated while this tab was open. Reload the page to carry on.').waitFor();
+      await screenshot(page, 'page-load-failed');
+      // Back online: Reload page shows the page asked for.
+      await page.unroute('**/assets/**');
+      await failed.getByRole('button', { name: 'Reload page' }).click();
+      await page.waitForURL((url) => url.pathname === '/about');
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      expect(await page.getByText('This page could not be loaded').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -6,6 +6,7 @@ import { Router } from 'wouter';
 import { useDeferredLocation } from './app/deferred-location';
 import { showsChrome } from './app/chrome-paths';
 import { Layout } from './app/layout';
+import { PageErrorBoundary } from './app/page-error-boundary';
 import { appChrome, pages } from './app/pages';
 import { Providers } from './app/providers';
 import { AppRouter } from './app/router';
@@ -18,9 +19,12 @@ const app = (
   <StrictMode>
     <Providers>
       <Router hook={useDeferredLocation}>
-        <Layout>
-          <AppRouter />
-        </Layout>
+        {/* Around the header and footer too: their chunk can fail to load like a page's. */}
+        <PageErrorBoundary resetKey="app">
+          <Layout>
+            <AppRouter />
+          </Layout>
+        </PageErrorBoundary>
       </Router>
     </Providers>
   </StrictMode>

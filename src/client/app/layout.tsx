@@ -5,6 +5,7 @@ import { returnPathOf } from '@client/lib/return-path';
 import { showsChrome } from './chrome-paths';
 import { useNavigationPending } from './deferred-location';
 import { NAV_LINKS } from './nav-links';
+import { PageErrorBoundary } from './page-error-boundary';
 import { PageSkeleton } from './page-skeleton';
 import { appChrome as AppChrome } from './pages';
 import { usePrefetchOnFirstFocus, usePrefetchOnIntent, usePrefetchWhenIdle } from './prefetch';
@@ -38,7 +39,11 @@ export function Layout({ children }: { children: ReactNode }) {
     if (!window.location.hash) window.scrollTo(0, 0);
   }, [location]);
 
-  const page = <Suspense fallback={<PageSkeleton />}>{children}</Suspense>;
+  const page = (
+    <PageErrorBoundary resetKey={location}>
+      <Suspense fallback={<PageSkeleton />}>{children}</Suspense>
+    </PageErrorBoundary>
+  );
   // The chrome's chunk is here before the first render on its pages (main.tsx) and comes with the next
   // page's when that is prefetched; otherwise the deferred location keeps this page on screen meanwhile.
   return (
