@@ -2,7 +2,6 @@
 // load (the connection dropped, or a new version was deployed while the tab was open and the old chunk is
 // gone) or a page that throws while rendering. React unmounts the whole app on an uncaught render error,
 // so without this one failed chunk left an empty white page with no way on.
-import { CircleAlert, RotateCw } from 'lucide-react';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button } from '@client/components/ui/button';
 import { Card, CardContent } from '@client/components/ui/card';
@@ -20,6 +19,7 @@ function isLoadFailure(error: Error): boolean {
   return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS/i.test(error.message);
 }
 
+/** In the shell every first page loads (decision 005's 80 KB): no icons, the UI kit that is there already. */
 function PageFailed({ error }: { error: Error }) {
   const loading = isLoadFailure(error);
   const title = loading ? PAGE_FAILED.chunkTitle : PAGE_FAILED.errorTitle;
@@ -28,17 +28,11 @@ function PageFailed({ error }: { error: Error }) {
     <div className="container-page flex min-h-[60vh] items-center justify-center py-10">
       <Card className="w-full max-w-md" role="alert">
         <CardContent className="p-6">
-          <div className="flex items-center gap-3">
-            <CircleAlert className="size-8 shrink-0 text-destructive" aria-hidden="true" />
-            <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
-          </div>
+          <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
           <p className="mt-4 text-sm text-muted-foreground">{loading ? PAGE_FAILED.chunkText : PAGE_FAILED.errorText}</p>
           <div className="mt-6 flex flex-wrap gap-3">
             {/* A full load: React keeps a failed page chunk failed for the life of the tab. */}
-            <Button onClick={() => window.location.reload()}>
-              <RotateCw aria-hidden="true" />
-              Reload page
-            </Button>
+            <Button onClick={() => window.location.reload()}>Reload page</Button>
             <Button asChild variant="outline">
               <a href="/">Go Home</a>
             </Button>
