@@ -32,6 +32,10 @@ export const RENDER_NOTICES = {
     `${count} of ${name}'s face images ${count === 1 ? 'shows' : 'show'} someone else, so ${count === 1 ? 'it was' : 'they were'} left out of this video.`,
   blurred: (count: number, name: string) =>
     `${count} of ${name}'s face images ${count === 1 ? 'looks' : 'look'} blurred, so ${count === 1 ? 'it was' : 'they were'} left out of this video.`,
+  // The chosen image itself is used whatever it is (the parent chose it); its warnings on arrival, again
+  // where the parent sees what they cost.
+  chosenTurnedAway: (image: string) => `The face in "${image}" is turned to one side: a photo facing the camera gives a more natural video.`,
+  chosenBlurred: (image: string) => `"${image}" looks blurred: a sharp photo gives a more natural video.`,
 } as const;
 
 /** A render's photo whose file is gone, named so the parent knows which one to replace. */

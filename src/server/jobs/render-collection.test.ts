@@ -58,5 +58,12 @@ describe.each(databases)('the person’s collection for a render on $name', (tes
     // A chosen image without an embedding cannot be compared: only it is used.
     const unknown = await insert('Unknown', null);
     expect(await collectionOf(deps, unknown)).toEqual({ files: [], notices: [] });
+
+    // The chosen image is used whatever it is, and its own warnings are said again with the video.
+    const turnedAndSoft = await insert('At the party', direction(5), { analysis: { pose: { yaw: -30 }, detailRatio: 0.18 } });
+    expect((await collectionOf(deps, turnedAndSoft)).notices.slice(0, 2)).toEqual([
+      'The face in "At the party" is turned to one side: a photo facing the camera gives a more natural video.',
+      '"At the party" looks blurred: a sharp photo gives a more natural video.',
+    ]);
   });
 });

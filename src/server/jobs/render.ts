@@ -153,11 +153,17 @@ const COLLECTION_SIZE = 8;
  * the chosen image's embedding at least SAME_PERSON_COSINE. Measured here: frames of one person 0.76-0.93,
  * different people (the demo photos and both clips) at most 0.64, 99 % under 0.57. Photos turned far to
  * one side, and blurred ones, are left out (the chosen one is used whatever it is: the parent chose it). Without an
- * embedding on the chosen image nothing can be checked, and only it is used.
+ * embedding on the chosen image nothing can be checked, and only it is used. The notices (RENDER_NOTICES,
+ * shown with the video) say what the parent can put right: the chosen image's own warnings, turned or
+ * blurred, and how many of the others were left out and why.
  */
 export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inferSelect): Promise<{ files: string[]; notices: string[] }> {
+  const notices = [
+    ...(isTurnedAway(chosen.analysis?.pose) ? [RENDER_NOTICES.chosenTurnedAway(chosen.name)] : []),
+    ...(isBlurred(chosen.analysis?.detailRatio) ? [RENDER_NOTICES.chosenBlurred(chosen.name)] : []),
+  ];
   const anchor = chosen.faceEmbedding;
-  if (!anchor?.length) return { files: [], notices: [] };
+  if (!anchor?.length) return { files: [], notices };
   const rows = await deps.db
     .select()
     .from(faceImages)
@@ -181,10 +187,12 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
     const file = deps.storage.fromUrl(row.imageUrl);
     if (file && (await stat(file.path).catch(() => undefined))) files.push(file.path);
   }
-  if (otherFace === 0 && blurred === 0) return { files, notices: [] };
-  const [person] = await deps.db.select({ name: people.name }).from(people).where(eq(people.id, chosen.personId));
-  const name = person?.name ?? 'this person';
-  const notices = [...(otherFace > 0 ? [RENDER_NOTICES.otherFace(otherFace, name)] : []), ...(blurred > 0 ? [RENDER_NOTICES.blurred(blurred, name)] : [])];
+  if (otherFace > 0 || blurred > 0) {
+    const [person] = await deps.db.select({ name: people.name }).from(people).where(eq(people.id, chosen.personId));
+    const name = person?.name ?? 'this person';
+    if (otherFace > 0) notices.push(RENDER_NOTICES.otherFace(otherFace, name));
+    if (blurred > 0) notices.push(RENDER_NOTICES.blurred(blurred, name));
+  }
   return { files, notices };
 }
 
