@@ -163,7 +163,7 @@ export function sampleActorSkin(
  * An added shift would lift dark brows and lashes as much as skin (grey brows) and tint them as much
  * (blue lashes under a warm-to-cool change: seen on sample4 and sample5). A colour cast scales with the
  * brightness too:
- *   U' = U + shiftU · min(1, (Y − 16) / P); V' likewise.
+ *   U' = U + shiftU · min(1, (Y − 16) / (LIGHT.fullToneAbove · P)) (toneShare); V' likewise.
  * `gain` follows the actor's skin detail (its relative spread about the surface) within LIGHT's bounds.
  */
 export interface LightTransfer {
