@@ -245,7 +245,7 @@ export interface ProcessedVideo {
   voiceOnly: boolean;
   status: 'pending' | 'processing' | 'completed' | 'failed';
   error: string | null;
-  /** What the parent should know about how it was made (images of the person left out, and why); empty when nothing. */
+  /** What the parent should know about how it was made (images of the person left out and why, the chosen photo's warnings); empty when nothing. */
   notices: string[];
   /** Real progress of the render, 0–100 per stage. */
   faceProgress: number;

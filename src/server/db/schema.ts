@@ -275,7 +275,7 @@ export const processedVideos = pgTable(
     outputUrl: text('output_url'),
     /** A voice-only upload's own video (processed-videos media of the owner, never public); null for a template's video. */
     sourceUrl: text('source_url'),
-    /** What the parent should know about how the video was made (RENDER_NOTICES: images left out), empty when nothing. */
+    /** What the parent should know about how the video was made (RENDER_NOTICES: images left out, the chosen photo's warnings), empty when nothing. */
     notices: jsonb('notices').$type<string[]>().notNull().default([]),
     /** Real progress reported by the render worker, 0–100 per stage. */
     faceProgress: integer('face_progress').notNull().default(0),

@@ -309,8 +309,9 @@ function PlayerView({
 }
 
 /**
- * Images of the person the render left out, and why (a sibling's photo, a blurred one): the parent can put
- * it right on the People page. A note, not an alert: the video itself is fine.
+ * What the parent can put right on the People page (RENDER_NOTICES): images of the person the render left
+ * out and why (a sibling's photo, a blurred one), and the chosen photo's own warnings (turned, blurred). A
+ * note, not an alert: the video itself is fine.
  */
 function RenderNotices({ notices }: { notices: string[] }) {
   if (notices.length === 0) return null;
