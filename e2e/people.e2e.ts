@@ -132,12 +132,37 @@ describe('people, faces and voices journey', () => {
   });
 });
 
+/**
+ * The chosen person is in the address (/people?person=N): a link opens that person (the player's note on
+ * images a render left out), a click puts its choice there, a reload keeps it, an unknown id shows the first.
+ * Run as the admin, whose plan has room for two people.
+ */
+async function chosenByAddress(admin: BrowserContext) {
+  const add = async (name: string) => ((await (await admin.request.post('/api/people', { data: { name, relationship: 'Cousin' } })).json()) as { id: number }).id;
+  const first = await add('Cousin Ada');
+  const second = await add('Cousin Ben');
+  const page = await admin.newPage();
+  const shown = page.getByRole('heading', { level: 2 });
+  await page.goto(`/people?person=${second}`);
+  await page.getByRole('heading', { name: 'Cousin Ben', exact: true }).waitFor();
+  await page.getByRole('list', { name: 'People' }).getByRole('button', { name: /Cousin Ada/ }).click();
+  await page.waitForURL((url) => url.searchParams.get('person') === String(first));
+  await page.getByRole('heading', { name: 'Cousin Ada', exact: true }).waitFor();
+  await page.reload();
+  await page.getByRole('heading', { name: 'Cousin Ada', exact: true }).waitFor();
+  await page.goto('/people?person=999999');
+  await page.getByRole('heading', { name: 'Cousin Ada', exact: true }).waitFor();
+  expect(await shown.allTextContents()).not.toContain('Cousin Ben');
+  await page.close();
+}
+
 async function journey(context: BrowserContext, page: Page) {
   {
     page.on('pageerror', (error) => console.error('page error:', error.message));
     // The first account of an installation is an admin (no plan limits); the journey runs as a parent on Free.
     const admin = await browser.newContext({ baseURL: server.baseUrl });
     await register(admin, 'admin');
+    await chosenByAddress(admin);
     await admin.close();
     await register(context, 'parent');
 
@@ -324,6 +349,7 @@ async function journey(context: BrowserContext, page: Page) {
     await page.getByRole('tab', { name: 'Voice Recordings' }).click();
     await page.getByRole('link', { name: 'Voice Training' }).click();
     await page.waitForURL(/\/voice-training\/\d+$/);
+    const trainedId = /\/voice-training\/(\d+)$/.exec(page.url())![1];
     await page.getByRole('heading', { name: 'Voice Training', exact: true }).waitFor();
     const select = page.getByLabel('Select Person');
     await expect.poll(() => select.locator('option:checked').textContent()).toBe('Grandma Rose (Nana)');
@@ -358,7 +384,8 @@ async function journey(context: BrowserContext, page: Page) {
     await expect.poll(() => results.getByText(PITCH).count()).toBe(stepTitles.length);
     await screenshot(page, 'voice-wizard-results-desktop');
     await wizard.getByRole('button', { name: 'Finish', exact: true }).click();
-    await page.waitForURL((url) => url.pathname === '/people');
+    // Back on the People page with the same person chosen.
+    await page.waitForURL((url) => url.pathname === '/people' && url.searchParams.get('person') === trainedId);
 
     // Six recordings now, each with its type; make a wizard one the default, delete another.
     await page.getByRole('tab', { name: 'Voice Recordings' }).click();
@@ -429,7 +456,7 @@ async function journey(context: BrowserContext, page: Page) {
 
     // --- Delete the person: gone from the list and from the server ----------------------------------
     await page.getByRole('link', { name: 'Back to Profile' }).click();
-    await page.waitForURL((url) => url.pathname === '/people');
+    await page.waitForURL((url) => url.pathname === '/people' && url.searchParams.get('person') === personId);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     dialog = page.getByRole('alertdialog', { name: 'Delete Grandma Rose?' });
     await dialog.getByRole('button', { name: 'Delete Person' }).click();

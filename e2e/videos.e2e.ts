@@ -121,7 +121,8 @@ describe('the personalised video', () => {
       await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.3);
       const notice = page.getByRole('note', { name: 'About this video' });
       await notice.getByText("1 of Grandpa Joe's face images shows someone else, so it was left out of this video.").waitFor();
-      await notice.getByRole('link', { name: 'Manage face images on the People page' }).waitFor();
+      // The link opens Grandpa Joe on the People page, where the left-out image can be deleted.
+      expect(await notice.getByRole('link', { name: 'Manage face images on the People page' }).getAttribute('href')).toBe(`/people?person=${person.id}`);
       await screenshot(page, 'player-desktop');
 
       // Download: a signed link whose file is named from the title (spec 02 §9), and it is the real video.

@@ -98,7 +98,7 @@ export default function FaceTrainingPage({ personId }: { personId: number }) {
           <p className="mt-1 max-w-2xl text-sm text-muted-foreground">{moreExpressionsHint(person.data.name)}</p>
         </div>
         <Button variant="outline" asChild>
-          <Link href="/people">
+          <Link href={`/people?person=${person.data.id}`}>
             <ArrowLeft aria-hidden="true" /> Back to Profile
           </Link>
         </Button>
@@ -171,7 +171,7 @@ export default function FaceTrainingPage({ personId }: { personId: number }) {
                 <p className="font-semibold">No face images available yet.</p>
                 <p className="text-sm text-muted-foreground">Start face training to add some!</p>
                 <Button variant="outline" asChild className="mt-2 h-auto min-h-10 whitespace-normal">
-                  <Link href="/people">Back to People Management</Link>
+                  <Link href={`/people?person=${person.data.id}`}>Back to People Management</Link>
                 </Button>
               </div>
             ) : (
@@ -213,7 +213,7 @@ export default function FaceTrainingPage({ personId }: { personId: number }) {
           open
           person={person.data}
           onCancel={() => setTraining(false)}
-          onComplete={() => navigate('/people')}
+          onComplete={() => navigate(`/people?person=${person.data.id}`)}
         />
       )}
     </div>

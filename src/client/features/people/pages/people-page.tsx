@@ -1,8 +1,11 @@
 // People management (spec 01 §2): the user's people on the left, the chosen person's consent, faces and
 // voices right. A person just added is asked for their consent at once (decision 016). At the plan's limit
-// Add Person says so, with Upgrade, instead of opening the form (issue 18).
+// Add Person says so, with Upgrade, instead of opening the form (issue 18). The chosen person is in the
+// address (/people?person=7), so a link can open one person's images (the player's note on images a render
+// left out) and a reload keeps the choice; an unknown id falls back to the first person.
 import { Mic, Pencil, ScanFace, ShieldAlert, Trash2, UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
+import { useSearchParams } from 'wouter';
 import type { Person } from '@shared/api-types';
 import { MEDIA_MESSAGES } from '@shared/media-rules';
 import { planById } from '@shared/plans';
@@ -41,7 +44,10 @@ export default function PeoplePage() {
   const remove = useDeletePerson(user?.id);
   const withdraw = useWithdrawConsent();
   const consent = useConsentGate();
-  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const selectedId = Number(searchParams.get('person')) || null;
+  const setSelectedId = (id: number | null) =>
+    setSearchParams(id === null ? {} : { person: String(id) }, { replace: true });
   const usage = useUsage(user?.id);
   const [form, setForm] = useState<'add' | 'edit' | 'limit' | null>(null);
   const [deleting, setDeleting] = useState<Person | null>(null);

@@ -309,11 +309,11 @@ function PlayerView({
 }
 
 /**
- * What the parent can put right on the People page (RENDER_NOTICES): images of the person the render left
+ * What the parent can put right on the person's page of People (RENDER_NOTICES): images of the person the render left
  * out and why (a sibling's photo, a blurred one), and the chosen photo's own warnings (turned, blurred). A
  * note, not an alert: the video itself is fine.
  */
-function RenderNotices({ notices }: { notices: string[] }) {
+function RenderNotices({ notices, personId }: { notices: string[]; personId: number | null }) {
   if (notices.length === 0) return null;
   return (
     <Alert variant="warning" role="note" aria-labelledby="render-notices-title">
@@ -324,7 +324,7 @@ function RenderNotices({ notices }: { notices: string[] }) {
           <p key={notice}>{notice}</p>
         ))}
         <p>
-          <Link href="/people" className="font-medium underline underline-offset-4">
+          <Link href={personId ? `/people?person=${personId}` : '/people'} className="font-medium underline underline-offset-4">
             Manage face images on the People page
           </Link>
         </p>
@@ -366,7 +366,7 @@ function ProcessedVideoPlayer({ id }: { id: number }) {
       source="processedVideo"
       shown={fromProcessedVideo(video, template)}
       badge={<ProcessedVideoStatusBadge status={video.status} secondary={!completed} />}
-      notices={<RenderNotices notices={video.notices} />}
+      notices={<RenderNotices notices={video.notices} personId={video.personId} />}
       notReady={completed ? undefined : <ProcessedVideoProgress video={video} />}
       actions={
         isInProgress(video) ? (

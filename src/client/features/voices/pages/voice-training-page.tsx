@@ -148,7 +148,7 @@ export default function VoiceTrainingPage({ personId }: { personId?: number }) {
           personId={chosenPerson.id}
           personName={chosenPerson.name}
           onCancel={() => setTraining(false)}
-          onComplete={() => navigate('/people')}
+          onComplete={() => navigate(`/people?person=${chosenPerson.id}`)}
           consentRefused={(error) => consent.refused(error, chosenPerson)}
         />
       )}
