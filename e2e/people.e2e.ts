@@ -5,6 +5,7 @@
 // one face training expression, delete the person. The server's job workers do the real analysis.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -21,10 +22,12 @@ const run = promisify(execFile);
 let server: RunningServer;
 let browser: Browser;
 let mediaDir: string;
-const media = { video: '', audio: '', jpeg: '', blurredJpeg: '', noFace: '', mp4: '', text: '' };
+const media = { video: '', audio: '', jpeg: '', blurredJpeg: '', eyesShutJpeg: '', noFace: '', mp4: '', text: '' };
 
 /** The NASA portrait shipped with the app (assets/README.md): the face engine needs a real face to find. */
 const PORTRAIT = path.resolve('assets/astronaut.jpg');
+/** A real woman with her eyes shut: @vladmandic/face-api's demo sample2.jpg (tests only), cut to her face. */
+const EYES_SHUT = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample2.jpg');
 /** The face drifting and zooming slowly, like a person in front of a camera (as media-fixtures' faceClip). */
 const DRIFT =
   "scale=1024:1024,zoompan=z='1.2+0.1*sin(on/15)':x='iw/2-(iw/zoom/2)+20*sin(on/9)':y='ih/2-(ih/zoom/2)':d=45:s=640x480:fps=15,format=yuv420p";
@@ -47,6 +50,7 @@ async function makeMedia(dir: string) {
   media.audio = path.join(dir, 'voice.wav');
   media.jpeg = path.join(dir, 'face.jpg');
   media.blurredJpeg = path.join(dir, 'face-blurred.jpg');
+  media.eyesShutJpeg = path.join(dir, 'eyes-shut.jpg');
   media.noFace = path.join(dir, 'test-card.jpg');
   media.mp4 = path.join(dir, 'face.mp4');
   media.text = path.join(dir, 'notes.txt');
@@ -55,6 +59,7 @@ async function makeMedia(dir: string) {
     ffmpeg(['-i', PORTRAIT, '-vf', 'scale=480:480,pad=640:480:80:0', '-frames:v', '1', '-q:v', '3', media.jpeg]),
     // The same photo out of focus: a blur of 2 % of the face's width.
     ffmpeg(['-i', PORTRAIT, '-vf', 'scale=480:480,pad=640:480:80:0,gblur=sigma=3', '-frames:v', '1', '-q:v', '3', media.blurredJpeg]),
+    ffmpeg(['-i', EYES_SHUT, '-vf', 'crop=600:650:1250:0', '-frames:v', '1', '-q:v', '3', media.eyesShutJpeg]),
     ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=640x480', '-frames:v', '1', media.noFace]),
     ffmpeg([...clip, '-f', 'yuv4mpegpipe', media.video]),
     ffmpeg([...clip, '-c:v', 'mpeg4', '-q:v', '5', media.mp4]),
@@ -268,6 +273,23 @@ async function journey(context: BrowserContext, page: Page) {
     await page.getByRole('alertdialog', { name: 'Delete Face Photo' }).getByRole('button', { name: 'Delete Photo' }).click();
     await expectToast(page, 'Face image deleted successfully');
     await expect.poll(() => photo3.count()).toBe(0);
+    // So is a photo with the eyes shut (a real woman's, looking down with her eyes closed).
+    expect(await photo2.getByText('Eyes closed').count()).toBe(0);
+    await page.getByRole('button', { name: 'Add Face Image' }).click();
+    dialog = page.getByRole('dialog', { name: 'Add Face Image' });
+    await dialog.getByRole('tab', { name: 'Upload' }).click();
+    await dialog.getByLabel('Upload a face photo').setInputFiles(media.eyesShutJpeg);
+    await dialog.getByRole('img', { name: 'Uploaded face' }).waitFor();
+    await dialog.getByRole('button', { name: 'Save Face Image' }).click();
+    await expectToast(page, FACE_ANALYSIS_MESSAGES.eyesClosed);
+    // Named after the count of photos: the blurred one was deleted, so this is Photo 3 again.
+    const eyesShut = faces.getByRole('listitem').filter({ hasText: 'Grandma Rose - Photo 3' });
+    await eyesShut.getByText('Eyes closed').waitFor();
+    await screenshot(page, 'face-photo-eyes-closed-desktop');
+    await page.getByRole('button', { name: 'Delete Grandma Rose - Photo 3' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete Face Photo' }).getByRole('button', { name: 'Delete Photo' }).click();
+    await expectToast(page, 'Face image deleted successfully');
+    await expect.poll(() => eyesShut.count()).toBe(0);
 
     // --- Defaults and delete ------------------------------------------------------------------------
     await page.getByRole('button', { name: 'Set Grandma Rose - Photo 2 as default' }).click();

@@ -120,6 +120,8 @@ export interface FaceImage {
   turnedAway: boolean;
   /** The face looks blurred (FACE_ANALYSIS_MESSAGES.blurred): kept, with a warning, and not used to lend the render its mouths. */
   blurred: boolean;
+  /** The eyes look shut (FACE_ANALYSIS_MESSAGES.eyesClosed): kept, with a warning. */
+  eyesClosed: boolean;
 }
 
 /** GET /api/people/:personId/faceVideos, POST /api/faceVideos. */

@@ -9,6 +9,7 @@ export const FACE_ANALYSIS_MESSAGES = {
   tooManyWaiting: 'You have several recordings still being processed. Please wait for them to finish before adding more.',
   turnedAway: 'The face is turned to one side in this photo. It is kept, but a photo facing the camera gives a better video.',
   blurred: 'This photo looks blurred. It is kept, but a sharp photo gives a better video.',
+  eyesClosed: 'The eyes look closed in this photo. It is kept, but a photo with open eyes gives a better video.',
 } as const;
 
 /**
@@ -37,6 +38,24 @@ export const BLURRED_DETAIL_RATIO = 0.22;
 /** Whether a face's recorded detail ratio says it is blurred (a warning, not a refusal); rows from before the measure have none. */
 export function isBlurred(detailRatio: unknown): boolean {
   return typeof detailRatio === 'number' && detailRatio < BLURRED_DETAIL_RATIO;
+}
+
+/**
+ * A face whose eye opening (pipeline/face-engine.ts `AnalysedFace.eyeOpening`: the gap between the lids the
+ * iris model drew, over the eye's width, both eyes averaged) is at most this has its eyes shut or nearly:
+ * kept, with FACE_ANALYSIS_MESSAGES.eyesClosed; a clip's crop is taken from a frame with open eyes when the
+ * clip has one (face-extraction.ts). Measured: open eyes 0.28–0.51 (face-api's demo photos 0.36–0.42, every
+ * frame of the talking man 0.28–0.35, his eyes narrow, the talking woman's open frames 0.31–0.51); shut
+ * 0.06–0.09 (sample2, the woman's blinks), half shut 0.12–0.21 (the woman singing with her eyes closing).
+ * Only when Human's iris model refined both eyes' lids does a shut eye read this low: on a face turned far
+ * to one side Human refines only the nearer eye, and the other, drawn by the mesh alone, reads a third
+ * open (no false warning, a missed one at worst).
+ */
+export const EYES_CLOSED_OPENING = 0.15;
+
+/** Whether a face's recorded eye opening says its eyes are shut (a warning, not a refusal); rows from before the measure have none. */
+export function isEyesClosed(eyeOpening: unknown): boolean {
+  return typeof eyeOpening === 'number' && eyeOpening <= EYES_CLOSED_OPENING;
 }
 
 /**

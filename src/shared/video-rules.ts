@@ -36,6 +36,7 @@ export const RENDER_NOTICES = {
   // where the parent sees what they cost.
   chosenTurnedAway: (image: string) => `The face in "${image}" is turned to one side: a photo facing the camera gives a more natural video.`,
   chosenBlurred: (image: string) => `"${image}" looks blurred: a sharp photo gives a more natural video.`,
+  chosenEyesClosed: (image: string) => `The eyes look closed in "${image}": a photo with open eyes gives a more natural video.`,
 } as const;
 
 /** A render's photo whose file is gone, named so the parent knows which one to replace. */

@@ -60,10 +60,13 @@ describe.each(databases)('the person’s collection for a render on $name', (tes
     expect(await collectionOf(deps, unknown)).toEqual({ files: [], notices: [] });
 
     // The chosen image is used whatever it is, and its own warnings are said again with the video.
-    const turnedAndSoft = await insert('At the party', direction(5), { analysis: { pose: { yaw: -30 }, detailRatio: 0.18 } });
-    expect((await collectionOf(deps, turnedAndSoft)).notices.slice(0, 2)).toEqual([
+    const turnedAndSoft = await insert('At the party', direction(5), { analysis: { pose: { yaw: -30 }, detailRatio: 0.18, eyeOpening: 0.08 } });
+    expect((await collectionOf(deps, turnedAndSoft)).notices.slice(0, 3)).toEqual([
       'The face in "At the party" is turned to one side: a photo facing the camera gives a more natural video.',
       '"At the party" looks blurred: a sharp photo gives a more natural video.',
+      'The eyes look closed in "At the party": a photo with open eyes gives a more natural video.',
     ]);
+    const eyesOpen = await insert('On the beach', direction(5), { analysis: { eyeOpening: 0.4 } });
+    expect((await collectionOf(deps, eyesOpen)).notices.some((notice) => notice.includes('On the beach'))).toBe(false);
   });
 });

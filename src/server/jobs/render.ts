@@ -8,7 +8,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import { RENDER_NOTICES, VIDEO_MESSAGES, faceMissingMessage, voiceMissingMessage } from '../../shared/video-rules';
-import { SAME_PERSON_COSINE, isBlurred, isTurnedAway } from '../../shared/face-analysis';
+import { SAME_PERSON_COSINE, isBlurred, isEyesClosed, isTurnedAway } from '../../shared/face-analysis';
 import { unusableRecordingMessage } from '../../shared/voice-analysis';
 import { VOICE_ONLY_MESSAGES } from '../../shared/voice-only-rules';
 import { faceImages, people, processedVideos, videoTemplates, voiceRecordings } from '../db/schema';
@@ -154,13 +154,15 @@ const COLLECTION_SIZE = 8;
  * different people (the demo photos and both clips) at most 0.64, 99 % under 0.57. Photos turned far to
  * one side, and blurred ones, are left out (the chosen one is used whatever it is: the parent chose it). Without an
  * embedding on the chosen image nothing can be checked, and only it is used. The notices (RENDER_NOTICES,
- * shown with the video) say what the parent can put right: the chosen image's own warnings, turned or
- * blurred, and how many of the others were left out and why.
+ * shown with the video) say what the parent can put right: the chosen image's own warnings (turned,
+ * blurred, eyes closed), and how many of the others were left out and why. The others' eyes do not matter:
+ * they lend only their mouths.
  */
 export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inferSelect): Promise<{ files: string[]; notices: string[] }> {
   const notices = [
     ...(isTurnedAway(chosen.analysis?.pose) ? [RENDER_NOTICES.chosenTurnedAway(chosen.name)] : []),
     ...(isBlurred(chosen.analysis?.detailRatio) ? [RENDER_NOTICES.chosenBlurred(chosen.name)] : []),
+    ...(isEyesClosed(chosen.analysis?.eyeOpening) ? [RENDER_NOTICES.chosenEyesClosed(chosen.name)] : []),
   ];
   const anchor = chosen.faceEmbedding;
   if (!anchor?.length) return { files: [], notices };

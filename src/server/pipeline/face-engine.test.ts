@@ -10,9 +10,10 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TEMPLATES, findDemoTools, renderDemo } from '../features/templates/demo-templates';
-import { isBlurred } from '../../shared/face-analysis';
+import { isBlurred, isEyesClosed } from '../../shared/face-analysis';
 import { ffmpegBinary, runProcess } from '../media/ffmpeg';
 import { classifyExpression } from './expressions';
+import { eyeOpening } from './render/eye-blink';
 import {
   type AnalysedFace,
   EMBEDDING_LENGTH,
@@ -215,6 +216,32 @@ describe('human face engine', () => {
     await annotate(lines.join('; '));
     for (const ratio of sharpRatios) expect(isBlurred(ratio)).toBe(false);
     for (const ratio of blurredRatios) expect(isBlurred(ratio)).toBe(true);
+  }, 120_000);
+
+  it('tells shut eyes from open ones, on real photos and a real blink, with the lids the iris model drew', async ({ annotate }) => {
+    const lines: string[] = [];
+    // sample2: the largest face has her eyes shut; every other demo photo's and the portrait's are open.
+    for (const file of [...[1, 2, 3, 4, 5, 6].map(sample), PORTRAIT]) {
+      const face = largest(await engine.analyse(await picture(file)));
+      lines.push(`${path.basename(file)} ${fixed(face.eyeOpening, 2)}`);
+      expect(isEyesClosed(face.eyeOpening), path.basename(file)).toBe(file === sample(2));
+    }
+    // The mesh alone draws her shut lids open: why the analysis refines them.
+    const unrefined = (await engine.detect(await picture(sample(2)), { maxFaces: 1 }))[0]!;
+    lines.push(`sample2 unrefined ${fixed(eyeOpening(unrefined.landmarks!), 2)}`);
+    expect(isEyesClosed(eyeOpening(unrefined.landmarks!))).toBe(false);
+    // The talking woman's first second holds a blink (frames 16-19 of 25): shut there, open elsewhere.
+    const clips = path.resolve(import.meta.dirname, '../../../../shared/media');
+    if (existsSync(clips)) {
+      const frames = await decodeFrames(['-i', path.join(clips, 'talking-woman.mp4'), '-t', '1'], 640, 360);
+      const openings = [];
+      for (const frame of frames) openings.push(largest(await engine.analyse(frame)).eyeOpening);
+      lines.push(`talking-woman's first second ${openings.map((value) => fixed(value, 2)).join(' ')}`);
+      const shut = openings.filter(isEyesClosed).length;
+      expect(shut).toBeGreaterThanOrEqual(3);
+      expect(shut).toBeLessThanOrEqual(6);
+    }
+    await annotate(lines.join('; '));
   }, 120_000);
 
   it('measures less sharpness on a blurred copy, whatever the face size', async ({ annotate }) => {

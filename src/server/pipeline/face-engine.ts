@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as tfjs from '@tensorflow/tfjs';
 import type { Config, FaceResult, Human } from '@vladmandic/human';
+import { eyeOpening } from './render/eye-blink';
 
 /** One decoded picture: tightly packed RGB (3 bytes a pixel) or RGBA (4), rows top to bottom. */
 export interface Frame {
@@ -64,6 +65,8 @@ export interface AnalysedFace extends DetectedFace {
   sharpness: number;
   /** How much of the face's detail survives at the finer of two scales (see `faceDetailRatio`): low when blurred. */
   detailRatio: number;
+  /** How open the eyes are (render/eye-blink.ts `eyeOpening`) on the lids the iris model refined: low when shut. */
+  eyeOpening: number;
 }
 
 export interface AnalyseOptions {
@@ -74,12 +77,20 @@ export interface AnalyseOptions {
 export interface DetectOptions extends AnalyseOptions {
   /** Compute the 468-point mesh, the head pose and the mouth opening (default: the engine's `mesh`). */
   mesh?: boolean;
+  /**
+   * With the mesh: the lids redrawn by Human's iris model (MediaPipe's eye-contour model run on each eye's
+   * crop). The face mesh alone never shuts the lids: on a closed eye it draws them open, 8-16 px above the
+   * lash line of a photo's 60 px eye (face-api's sample2), and reads a shut eye a third as open as an open
+   * one; refined, a shut eye reads a fifth. Off by default: the renderer's tracking between detections
+   * runs the mesh alone, and its points must not change model from one frame to the next.
+   */
+  refineEyes?: boolean;
 }
 
 export interface FaceEngine {
   /** Boxes, scores and, with the mesh, landmarks, pose and mouth opening: the fast call (the renderer's). */
   detect(frame: Frame, options?: DetectOptions): Promise<DetectedFace[]>;
-  /** `detect` with the mesh plus the identity embedding, the expression scores and the sharpness (slow). */
+  /** `detect` with the mesh (lids refined) plus the identity embedding, the expression scores and the sharpness (slow). */
   analyse(frame: Frame, options?: AnalyseOptions): Promise<AnalysedFace[]>;
   /**
    * The mesh's reference data, when the engine has it: the triangulation (three point indices per
@@ -408,16 +419,22 @@ export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}
   await withoutAddedProcessListeners(() => human.load());
   // Never call human.reset(): it restores the default config, which re-enables every model (3-4× slower).
   let analysisLoaded = preloadAnalysis;
+  let irisLoaded = false;
 
   let closed = false;
 
   /** Human merges a per-call config into its own and keeps it: every call states every switch. */
-  async function detectNow(frame: Frame, mesh: boolean, analyse: boolean, maxDetected = maxFaces): Promise<FaceResult[]> {
-    const perCall = { detector: { maxDetected }, mesh: { enabled: mesh }, emotion: { enabled: analyse }, description: { enabled: analyse } };
+  async function detectNow(frame: Frame, mesh: boolean, analyse: boolean, maxDetected = maxFaces, refineEyes = false): Promise<FaceResult[]> {
+    const iris = mesh && refineEyes;
+    const perCall = { detector: { maxDetected }, mesh: { enabled: mesh }, iris: { enabled: iris }, emotion: { enabled: analyse }, description: { enabled: analyse } };
     if (analyse && !analysisLoaded) {
       // The analysis models load on first use (Human loads every enabled model that is missing).
       await withoutAddedProcessListeners(() => human.load({ face: { emotion: { enabled: true }, description: { enabled: true } } }));
       analysisLoaded = true;
+    }
+    if (iris && !irisLoaded) {
+      await withoutAddedProcessListeners(() => human.load({ face: { iris: { enabled: true } } }));
+      irisLoaded = true;
     }
     const input = squareTensor(tf, frame);
     try {
@@ -436,7 +453,8 @@ export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}
     const bottom = Math.min(y + h, frame.height);
     const detected: DetectedFace = { box: [x, y, right - x, bottom - y], score: face.score };
     if (mesh && face.mesh.length >= 468) {
-      detected.landmarks = face.mesh.map(([px, py, pz]) => [px, py, pz ?? 0]);
+      // The iris model adds ten iris points after the 468 (and redraws the lids among them): kept out.
+      detected.landmarks = face.mesh.slice(0, 468).map(([px, py, pz]) => [px, py, pz ?? 0]);
       detected.pose = headPose(face);
       detected.mouthOpening = mouthOpening(detected.landmarks);
     }
@@ -454,11 +472,13 @@ export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}
     meshReference: () => ({ triangles: human.faceTriangulation, uv: human.faceUVMap }),
     detect(frame, detectOptions = {}) {
       const mesh = detectOptions.mesh ?? meshByDefault;
-      return enqueue(async () => (await detectNow(frame, mesh, false, detectOptions.maxFaces)).map((face) => toDetectedFace(frame, face, mesh)));
+      return enqueue(async () =>
+        (await detectNow(frame, mesh, false, detectOptions.maxFaces, detectOptions.refineEyes)).map((face) => toDetectedFace(frame, face, mesh)),
+      );
     },
     analyse(frame, analyseOptions = {}) {
       return enqueue(async () =>
-        (await detectNow(frame, true, true, analyseOptions.maxFaces))
+        (await detectNow(frame, true, true, analyseOptions.maxFaces, true))
           // Without the mesh Human cannot crop the face for the other models: such a face is not analysable.
           .filter((face) => face.mesh.length >= 468)
           .map((face): AnalysedFace => {
@@ -469,6 +489,7 @@ export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}
               expressions: expressionScores(face),
               sharpness: faceSharpness(frame, detected.box),
               detailRatio: faceDetailRatio(frame, detected.box),
+              eyeOpening: eyeOpening(detected.landmarks!),
             };
           }),
       );

@@ -3,7 +3,7 @@
 // profiles), drop near-duplicates by embedding, and label each with an expression. Runs in a pipeline
 // worker thread; knows nothing of the database (jobs/face-extraction.ts stores the result).
 import sharp from 'sharp';
-import { isBlurred } from '../../shared/face-analysis';
+import { isBlurred, isEyesClosed } from '../../shared/face-analysis';
 import { MEDIA_LIMITS } from '../../shared/media-rules';
 import { FrameDecodeError, readFrames } from '../media/frames';
 import { classifyExpression, EXPRESSION_THRESHOLDS, expressionAgrees, type FaceExpression, isFaceExpression } from './expressions';
@@ -51,6 +51,8 @@ export interface FaceAnalysisRecord {
   sharpness: number;
   /** face-engine.ts `faceDetailRatio`: under BLURRED_DETAIL_RATIO the face looks blurred. */
   detailRatio: number;
+  /** face-engine.ts `AnalysedFace.eyeOpening`: at most EYES_CLOSED_OPENING the eyes look shut. */
+  eyeOpening: number;
   mouthOpening: number;
   expressions: AnalysedFace['expressions'];
   /** What the classifier saw, whatever the clip declared. */
@@ -129,12 +131,14 @@ export async function extractFaces(
 
   // 3. Faces that show what the clip declared first, then by quality; no near-duplicates. Blurred faces
   // (a head moving fast, the camera refocusing) only when the clip has nothing sharper: the render would
-  // leave them out (jobs/render.ts), and the People page would mark them.
+  // leave them out (jobs/render.ts), and the People page would mark them. Likewise a blink caught in a
+  // frame: shut eyes only when the clip has no sharp face with open ones.
   const fits = (face: AnalysedFace) => isFaceExpression(declared) && expressionAgrees(face, declared);
   analysed.sort((a, b) => Number(fits(b.face)) - Number(fits(a.face)) || b.candidate.quality - a.candidate.quality);
   const sharpFaces = analysed.filter((entry) => !isBlurred(entry.face.detailRatio));
+  const openEyed = sharpFaces.filter((entry) => !isEyesClosed(entry.face.eyeOpening));
   const kept: typeof analysed = [];
-  for (const entry of sharpFaces.length > 0 ? sharpFaces : analysed) {
+  for (const entry of openEyed.length > 0 ? openEyed : sharpFaces.length > 0 ? sharpFaces : analysed) {
     if (kept.length >= EXTRACTION.maxCrops) break;
     if (kept.some((other) => cosineSimilarity(other.face.embedding, entry.face.embedding) >= EXTRACTION.duplicateCosine)) continue;
     kept.push(entry);
@@ -155,6 +159,7 @@ export async function extractFaces(
         pose: face.pose,
         sharpness: face.sharpness,
         detailRatio: face.detailRatio,
+        eyeOpening: face.eyeOpening,
         mouthOpening: face.mouthOpening,
         expressions: face.expressions,
         classified,

@@ -36,6 +36,7 @@ interface FaceImageJson {
   id: number;
   turnedAway: boolean;
   blurred: boolean;
+  eyesClosed: boolean;
   facesInPhoto: number;
   faceBox: Box | null;
   imageUrl: string;
@@ -151,6 +152,17 @@ describe.each(databases)('face images and face videos API on $name', (testDataba
       expect(blurred).toMatchObject({ blurred: true, turnedAway: false });
       const sharpImage = await addImage(m, { name: 'Sharp', imageData: dataUrl(sharpCopy, 'image/jpeg') });
       expect(sharpImage.blurred).toBe(false);
+    }, 60_000);
+
+    it('keeps a photo with the eyes shut, says so, and lists it so; open eyes are not flagged', async () => {
+      const m = await memberWithPerson(t);
+      // A real face with her eyes shut (face-api's sample2, its largest face); sample1's are open.
+      const shut = await addImage(m, { name: 'Eyes shut', imageData: dataUrl(readFileSync(path.join(FACE_API_DEMO, 'sample2.jpg')), 'image/jpeg') });
+      expect(shut).toMatchObject({ eyesClosed: true, blurred: false });
+      const open = await addImage(m, { name: 'Eyes open', imageData: dataUrl(readFileSync(path.join(FACE_API_DEMO, 'sample1.jpg')), 'image/jpeg') });
+      expect(open.eyesClosed).toBe(false);
+      const listed = await imagesOf(m);
+      expect(listed.map((image) => [image.name, image.eyesClosed])).toEqual(expect.arrayContaining([['Eyes shut', true], ['Eyes open', false]]));
     }, 60_000);
 
     it('streams a stored image back to its owner only (Range → 206)', async () => {

@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { and, asc, eq, getTableColumns, gt } from 'drizzle-orm';
 import type { FaceImage, FaceVideo } from '../../../shared/api-types';
-import { FACE_ANALYSIS_MESSAGES, isBlurred, isTurnedAway } from '../../../shared/face-analysis';
+import { FACE_ANALYSIS_MESSAGES, isBlurred, isEyesClosed, isTurnedAway } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
 import type { Db } from '../../db/open';
 import { type UserRow, faceImages, faceVideos, pendingUploads, people } from '../../db/schema';
@@ -50,6 +50,7 @@ export function toFaceImage(row: ListedFaceImageRow): FaceImage {
     faceBox: faceBoxFraction(analysis.box, analysis.imageSize),
     turnedAway: isTurnedAway(analysis.pose),
     blurred: isBlurred(analysis.detailRatio),
+    eyesClosed: isEyesClosed(analysis.eyeOpening),
   };
 }
 
@@ -148,6 +149,7 @@ export async function createFaceImage(
       pose: face.pose,
       sharpness: face.sharpness,
       detailRatio: face.detailRatio,
+      eyeOpening: face.eyeOpening,
       mouthOpening: face.mouthOpening,
       expressions: face.expressions,
       classified,

@@ -43,8 +43,12 @@ export function AddFaceImageDialog({ person, hasDefault, count, open, onOpenChan
 
   function finish(image: FaceImage) {
     setUnconfirmed(null);
-    // Kept either way; a face turned far to one side, or blurred, is said once the dialog has closed.
-    const warnings = [image.turnedAway && FACE_ANALYSIS_MESSAGES.turnedAway, image.blurred && FACE_ANALYSIS_MESSAGES.blurred].filter(Boolean);
+    // Kept either way; a face turned far to one side, blurred, or with its eyes shut, is said once the dialog has closed.
+    const warnings = [
+      image.turnedAway && FACE_ANALYSIS_MESSAGES.turnedAway,
+      image.blurred && FACE_ANALYSIS_MESSAGES.blurred,
+      image.eyesClosed && FACE_ANALYSIS_MESSAGES.eyesClosed,
+    ].filter(Boolean);
     if (warnings.length) notifySuccess(FACE_IMAGE_ADDED, warnings.join(' '));
     else notifySuccess(FACE_IMAGE_ADDED);
     onOpenChange(false);

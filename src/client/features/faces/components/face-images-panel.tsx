@@ -117,6 +117,11 @@ export function FaceImagesPanel({ person }: { person: Person }) {
                       Looks blurred
                     </p>
                   )}
+                  {image.eyesClosed && (
+                    <p className="text-xs text-amber-700 dark:text-amber-300" title={FACE_ANALYSIS_MESSAGES.eyesClosed}>
+                      Eyes closed
+                    </p>
+                  )}
                 </div>
                 {!image.isDefault && (
                   <Button
