@@ -11,8 +11,9 @@
 //   cores × 1000 / CPU ms per frame is the most frames/s all renders together can make here.
 // - Quality cases: ../shared/media/talking-man.mp4 and talking-woman.mp4 (real talkers who turn, blink
 //   and speak) with face-api's demo/sample5.jpg and three photos whose largest face is not frontal or not
-//   evenly lit (see PERSON_PHOTOS); and talking-man:woman-clip, a person whose collection comes from a real
-//   clip (talking-woman.mp4 through the real face-training extraction: loadClipPerson). On each (and on the
+//   evenly lit (see PERSON_PHOTOS); talking-man:woman-clip, a person whose collection comes from a real
+//   clip (talking-woman.mp4 through the real face-training extraction: loadClipPerson); and
+//   talking-man:woman-blink, the same collection led by a frame where she blinks (loadBlinkPerson). On each (and on the
 //   720p25 case):
 //   - identity by Human's faceres and by face-api's 128-d descriptor: the share of sampled output frames
 //     (with a face) closer to THIS case's person than to the actor (the template's frames, averaged) (≥ 90 %);
@@ -30,7 +31,7 @@
 //     start, middle, end, the template's widest mouth and largest head turn, and the worst faceres frame.
 // Environment: RENDER_BENCH_SPEED=0 skips the speed cases; RENDER_BENCH_EYES=0 turns the eyes' openness off; RENDER_BENCH_CASES=talking-man:sample5,...
 // picks the quality cases (templates talking-man, talking-woman, portrait-720p25; persons sample1-6 of
-// face-api's demo); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
+// face-api's demo, woman-clip, woman-blink); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
 // RENDER_BENCH_JITTER_FRAMES consecutive frames for the jitter (90); RENDER_BENCH_ROUNDS speed rounds (2);
 // RENDER_BENCH_JSON=1 prints every figure as JSON after the tables; RENDER_BENCH_KEEP=1 keeps the rendered videos (the
 // folder is printed) for a look at full size.
@@ -44,7 +45,9 @@ import sharp from 'sharp';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
 import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../src/server/pipeline/face-engine';
 import { eyeOpening } from '../src/server/pipeline/render/eye-blink';
-import { extractFaces } from '../src/server/pipeline/face-extraction';
+import { cropFace, extractFaces } from '../src/server/pipeline/face-extraction';
+import { readFrames } from '../src/server/media/frames';
+import { isEyesClosed } from '../src/shared/face-analysis';
 import { renderFace } from '../src/server/pipeline/render/face-render';
 import { createPipelinePool } from '../src/server/pipeline/worker-pool';
 import { decodeYuvFrames, evenSize, openEncoder, probeTemplate } from '../src/server/pipeline/render/video-pipes';
@@ -70,7 +73,7 @@ const PERSON_PHOTOS = [
 ];
 const TALKING = ['talking-man', 'talking-woman'];
 const PORTRAIT_CASE = 'portrait-720p25';
-const DEFAULT_CASES = [...TALKING.flatMap((template) => PERSON_PHOTOS.map((person) => `${template}:${person}`)), 'talking-man:woman-clip'];
+const DEFAULT_CASES = [...TALKING.flatMap((template) => PERSON_PHOTOS.map((person) => `${template}:${person}`)), 'talking-man:woman-clip', 'talking-man:woman-blink'];
 const CASES = (process.env.RENDER_BENCH_CASES ?? DEFAULT_CASES.join(',')).split(',').map((c) => c.trim()).filter(Boolean);
 const SPEED = process.env.RENDER_BENCH_SPEED !== '0';
 /** RENDER_BENCH_EYES=0 renders without the eyes following the actor's openness (blinks stay), to compare. */
@@ -266,6 +269,26 @@ async function loadClipPerson(engine: FaceEngine, faceApi: FaceApi, dir: string)
   console.log('woman-clip crops', JSON.stringify(files.map((f) => round(f.opening, 3))));
   const person = await loadPerson(engine, faceApi, 'woman-clip', files[0]!.file);
   return { ...person, others: files.slice(1).map((f) => f.file) };
+}
+
+/**
+ * A person whose chosen image caught a blink: the frame of talking-woman.mp4's first second where her eyes
+ * are most shut (0.04-0.06 open), cut out as face training cuts its crops; her other images are
+ * woman-clip's crops (open eyes). The render borrows their open eyes (face-choice.ts eyeLender). Identity
+ * is measured against the blink.
+ */
+async function loadBlinkPerson(engine: FaceEngine, faceApi: FaceApi, dir: string, clip: Person): Promise<Person> {
+  let shut: { frame: Frame; face: AnalysedFace } | undefined;
+  for await (const frame of readFrames(path.resolve('../shared/media/talking-woman.mp4'), { size: 1280, maxSeconds: 1, timeoutMs: 60_000 })) {
+    const face = largest(await engine.analyse(frame));
+    if (face && (!shut || face.eyeOpening < shut.face.eyeOpening)) shut = { frame, face };
+  }
+  if (!shut || !isEyesClosed(shut.face.eyeOpening)) throw new Error('woman-blink: no frame with her eyes shut in the first second of talking-woman.mp4');
+  const file = path.join(dir, 'woman-blink.jpg');
+  writeFileSync(file, await cropFace(shut.frame, shut.face.box));
+  console.log('woman-blink anchor eye opening', round(shut.face.eyeOpening, 3));
+  const person = await loadPerson(engine, faceApi, 'woman-blink', file);
+  return { ...person, others: [clip.photo, ...(clip.others ?? [])] };
 }
 
 async function loadPerson(engine: FaceEngine, faceApi: FaceApi, name: string, photo = demoPhoto(name)): Promise<Person> {
@@ -625,8 +648,12 @@ export async function benchRender() {
     const faceApi = await loadFaceApi();
     const persons = new Map<string, Person>();
     const personOf = async (name: string) => {
-      if (!/^sample[1-6]$/.test(name) && name !== 'woman-clip') throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos) or woman-clip`);
-      if (!persons.has(name)) persons.set(name, name === 'woman-clip' ? await loadClipPerson(engine, faceApi, dir) : await loadPerson(engine, faceApi, name));
+      if (!/^sample[1-6]$/.test(name) && name !== 'woman-clip' && name !== 'woman-blink') throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos), woman-clip or woman-blink`);
+      if (!persons.has(name)) {
+        if (name === 'woman-clip') persons.set(name, await loadClipPerson(engine, faceApi, dir));
+        else if (name === 'woman-blink') persons.set(name, await loadBlinkPerson(engine, faceApi, dir, await personOf('woman-clip')));
+        else persons.set(name, await loadPerson(engine, faceApi, name));
+      }
       return persons.get(name)!;
     };
     const templates = new Map<string, string>(TALKING.map((name) => [name, path.resolve(`../shared/media/${name}.mp4`)]));

@@ -68,5 +68,7 @@ describe.each(databases)('the person’s collection for a render on $name', (tes
     ]);
     const eyesOpen = await insert('On the beach', direction(5), { analysis: { eyeOpening: 0.4 } });
     expect((await collectionOf(deps, eyesOpen)).notices.some((notice) => notice.includes('On the beach'))).toBe(false);
+    // Shut eyes are not said again when another image of the person lends them open (render/face-choice.ts).
+    expect((await collectionOf(deps, turnedAndSoft)).notices.some((notice) => notice.startsWith('The eyes look closed'))).toBe(false);
   });
 });

@@ -155,23 +155,24 @@ const COLLECTION_SIZE = 8;
  * one side, and blurred ones, are left out (the chosen one is used whatever it is: the parent chose it). Without an
  * embedding on the chosen image nothing can be checked, and only it is used. The notices (RENDER_NOTICES,
  * shown with the video) say what the parent can put right: the chosen image's own warnings (turned,
- * blurred, eyes closed), and how many of the others were left out and why. The others' eyes do not matter:
- * they lend only their mouths.
+ * blurred, eyes closed unless another image lends them open), and how many of the others were left out
+ * and why.
  */
 export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inferSelect): Promise<{ files: string[]; notices: string[] }> {
   const notices = [
     ...(isTurnedAway(chosen.analysis?.pose) ? [RENDER_NOTICES.chosenTurnedAway(chosen.name)] : []),
     ...(isBlurred(chosen.analysis?.detailRatio) ? [RENDER_NOTICES.chosenBlurred(chosen.name)] : []),
-    ...(isEyesClosed(chosen.analysis?.eyeOpening) ? [RENDER_NOTICES.chosenEyesClosed(chosen.name)] : []),
   ];
+  const eyesClosed = isEyesClosed(chosen.analysis?.eyeOpening);
   const anchor = chosen.faceEmbedding;
-  if (!anchor?.length) return { files: [], notices };
+  if (!anchor?.length) return { files: [], notices: eyesClosed ? [...notices, RENDER_NOTICES.chosenEyesClosed(chosen.name)] : notices };
   const rows = await deps.db
     .select()
     .from(faceImages)
     .where(and(eq(faceImages.personId, chosen.personId), ne(faceImages.id, chosen.id)))
     .orderBy(desc(faceImages.createdAt));
   const files: string[] = [];
+  let eyesOpenElsewhere = false;
   let otherFace = 0;
   let blurred = 0;
   for (const row of rows) {
@@ -187,8 +188,14 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
       continue;
     }
     const file = deps.storage.fromUrl(row.imageUrl);
-    if (file && (await stat(file.path).catch(() => undefined))) files.push(file.path);
+    if (file && (await stat(file.path).catch(() => undefined))) {
+      files.push(file.path);
+      if (typeof row.analysis?.eyeOpening === 'number' && !isEyesClosed(row.analysis.eyeOpening)) eyesOpenElsewhere = true;
+    }
   }
+  // Shut eyes in the chosen image are lent open by another image of the person when one has them
+  // (render/face-choice.ts eyeLender): then there is nothing to put right.
+  if (eyesClosed && !eyesOpenElsewhere) notices.push(RENDER_NOTICES.chosenEyesClosed(chosen.name));
   if (otherFace > 0 || blurred > 0) {
     const [person] = await deps.db.select({ name: people.name }).from(people).where(eq(people.id, chosen.personId));
     const name = person?.name ?? 'this person';

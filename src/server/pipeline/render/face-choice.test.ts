@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHOICE, type MouthLook, createFaceChoice, mouthLook } from './face-choice';
+import { CHOICE, type MouthLook, createFaceChoice, eyeLender, mouthLook } from './face-choice';
 
 /** A mesh with only the points mouthLook reads: forehead-chin 200 px, eyes 80 px apart, the mouth as given. */
 function mesh(opening: number, width: number): number[][] {
@@ -73,5 +73,19 @@ describe('createFaceChoice', () => {
       last = now;
     }
     expect(switches).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('eyeLender', () => {
+  const image = (eyeOpening: number) => ({ eyeOpening, eyesShut: eyeOpening <= 0.15 });
+  it('lends an anchor with shut eyes the open eyes of the image with the middle opening', () => {
+    // The anchor's are shut; of the open ones (0.3, 0.45, 0.38) the middle one, not the stare or the squint.
+    expect(eyeLender([image(0.06), image(0.3), image(0.1), image(0.45), image(0.38)])).toBe(4);
+    expect(eyeLender([image(0.06), image(0.1), image(0.33)])).toBe(2);
+  });
+  it('lends nothing when the anchor’s eyes are open, or no other image has them open', () => {
+    expect(eyeLender([image(0.4), image(0.3)])).toBeUndefined();
+    expect(eyeLender([image(0.06), image(0.1)])).toBeUndefined();
+    expect(eyeLender([image(0.06)])).toBeUndefined();
   });
 });

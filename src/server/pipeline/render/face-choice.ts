@@ -104,3 +104,19 @@ export function createFaceChoice(looks: MouthLook[], mouthGain: number): FaceCho
     },
   };
 }
+
+/**
+ * The image that lends its eyes when the anchor's are shut (a blink caught in the chosen photo): of the
+ * others whose eyes are open, the one whose opening is the middle one (a usual look, not a stare or a
+ * squint). The same image in every frame, so the eyes never jump; undefined when the anchor's are open or
+ * no other image has open eyes. Its eyes are pasted over the anchor's, following the actor's as the
+ * anchor's would (eye-blink.ts).
+ */
+export function eyeLender(images: readonly { eyesShut: boolean; eyeOpening: number | undefined }[]): number | undefined {
+  if (!images[0]?.eyesShut) return undefined;
+  const open = images
+    .map((image, index) => ({ index, opening: image.eyeOpening ?? 0, shut: image.eyesShut || image.eyeOpening === undefined }))
+    .filter((image) => image.index > 0 && !image.shut)
+    .sort((a, b) => a.opening - b.opening);
+  return open.length > 0 ? open[Math.floor((open.length - 1) / 2)]!.index : undefined;
+}

@@ -133,33 +133,44 @@ export interface PasteMotion {
   settle?: Similarity;
   /** How much of the person shows (1, or less while cross-fading between two of their images). */
   opacity?: number;
-  /** Only the mouth and jaw of this image (PersonFace.mouthArea): another image lending the anchor its mouth. */
-  mouthOnly?: boolean;
+  /**
+   * Only part of this image, another image lending the anchor that part: the mouth and jaw
+   * (PersonFace.mouthArea), or the eyes with their lids (PersonFace.eyeArea).
+   */
+  only?: 'mouth' | 'eyes';
+}
+
+/** A box of the person's cut-out in the frame: the frame's pixels it covers, even-aligned (the chroma loop covers the same); undefined when none. */
+function frameBounds(frame: YuvFrame, toFrame: Similarity, [bx0, by0, bx1, by1]: [number, number, number, number]): [number, number, number, number] | undefined {
+  const corners = [[bx0, by0], [bx1, by0], [bx0, by1], [bx1, by1]].map((p) => applySimilarity(toFrame, p as [number, number]));
+  const x0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p[0])) / 2) * 2);
+  const y0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p[1])) / 2) * 2);
+  const x1 = Math.min(frame.width, Math.ceil(Math.max(...corners.map((p) => p[0])) / 2) * 2);
+  const y1 = Math.min(frame.height, Math.ceil(Math.max(...corners.map((p) => p[1])) / 2) * 2);
+  return x1 > x0 && y1 > y0 ? [x0, y0, x1, y1] : undefined;
 }
 
 /**
  * Composites the person's face onto the frame where the actor's mesh is. Returns false when the face is
  * entirely outside the frame.
  */
-export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][], { mouth, blinks, eyes, light, settle, opacity = 1, mouthOnly = false }: PasteMotion = {}): boolean {
+export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][], { mouth, blinks, eyes, light, settle, opacity = 1, only }: PasteMotion = {}): boolean {
   const placed = personToFrame(person, actorLandmarks);
   const toFrame = settle ? composeSimilarity(placed, settle) : placed;
   const toPerson = invertSimilarity(toFrame);
-  const [mx0, my0, mx1, box1] = person.maskBox;
   // A dropped jaw moves the chin, and the mask with it, below the mask's box.
-  const my1 = mouth?.active ? box1 + mouth.maxDrop : box1;
-  const corners = [[mx0, my0], [mx1, my0], [mx0, my1], [mx1, my1]].map((p) => applySimilarity(toFrame, p as [number, number]));
-  // Even bounds so the chroma loop covers the same pixels.
-  const x0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p[0])) / 2) * 2);
-  const y0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p[1])) / 2) * 2);
-  const x1 = Math.min(frame.width, Math.ceil(Math.max(...corners.map((p) => p[0])) / 2) * 2);
-  const y1 = Math.min(frame.height, Math.ceil(Math.max(...corners.map((p) => p[1])) / 2) * 2);
-  if (x1 <= x0 || y1 <= y0) return false;
+  const [mx0, my0, mx1, box1] = person.maskBox;
+  const whole = frameBounds(frame, toFrame, [mx0, my0, mx1, mouth?.active ? box1 + mouth.maxDrop : box1]);
+  if (!whole) return false;
+  // The eyes alone cover only their box (the light is still fitted over the whole face's).
+  const bounds = only === 'eyes' ? frameBounds(frame, toFrame, person.eyeBox) : whole;
+  if (!bounds) return false;
+  const [x0, y0, x1, y1] = bounds;
 
-  const transfer = transferFor(frame, person, toPerson, [x0, y0, x1, y1], light);
+  const transfer = transferFor(frame, person, toPerson, whole, light);
   const warp = mouth?.active ? mouth : undefined;
   const look = eyes?.active ? eyes : undefined;
-  const area = mouthOnly ? person.mouthArea : undefined;
+  const area = only === 'mouth' ? person.mouthArea : only === 'eyes' ? person.eyeArea : undefined;
   const interior = warp ? actorMouth(frame, actorLandmarks) : undefined;
   // While the actor blinks, their own eye shows through (eye-blink.ts).
   const blink = blinks?.active ? blinks : undefined;

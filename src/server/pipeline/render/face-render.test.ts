@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isEyesClosed } from '../../../shared/face-analysis';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { PORTRAIT } from '../../testing/media-fixtures';
 import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../face-engine';
@@ -238,6 +239,42 @@ describe('renderFace', () => {
     // (The encoder's own noise moves a few grey levels anywhere in the picture.)
     expect(eyeDifference, `eyes ${eyeDifference}, mouth ${mouthDifference}`).toBeLessThan(3);
     expect(mouthDifference).toBeGreaterThan(4 * eyeDifference);
+  }, 240_000);
+
+  it('gives a blink caught in the chosen image the open eyes of another image of the person', async ({ annotate }) => {
+    // The chosen image: the real talking woman mid-blink (0.58 s); her other image: her at rest (0.3 s), eyes open.
+    const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
+    const still = async (seconds: number, name: string) => {
+      const file = path.join(scratch, name);
+      await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-q:v', '2', file], { timeout: 30_000 });
+      return file;
+    };
+    const [blink, open] = [await still(0.58, 'woman-blink.jpg'), await still(0.3, 'woman-open.jpg')];
+    const eyesOf = async (frame: Frame) => largest(await engine.analyse(frame))!.eyeOpening;
+    expect(isEyesClosed(await eyesOf(await picture(blink)))).toBe(true);
+    expect(isEyesClosed(await eyesOf(await picture(open)))).toBe(false);
+
+    const lent = await renderFace({ template, personFace: blink, otherFaces: [open], output: path.join(scratch, 'blink-lent.mp4'), engine });
+    expect(lent.notes).toContain("the person's eyes are shut in the chosen image: image 2 lent its open eyes");
+    const alone = await renderFace({ template, personFace: blink, output: path.join(scratch, 'blink-alone.mp4'), engine });
+    expect(alone.notes).toContain("the person's eyes are shut in the chosen image, and no other image of theirs has them open");
+    // The output's eyes, as the analysis reads them on sampled frames: open with the lent eyes, shut without.
+    const meanEyes = async (file: string) => {
+      const openings = [];
+      for (const frame of await sampledFrames(file)) openings.push(await eyesOf(frame));
+      return openings.reduce((sum, value) => sum + value, 0) / openings.length;
+    };
+    const [withLent, withoutLent] = [await meanEyes(path.join(scratch, 'blink-lent.mp4')), await meanEyes(path.join(scratch, 'blink-alone.mp4'))];
+    await annotate(`output's eye opening: ${withLent.toFixed(2)} with the lent eyes, ${withoutLent.toFixed(2)} without`);
+    expect(isEyesClosed(withLent), `eyes ${withLent} with the lent eyes, ${withoutLent} without`).toBe(false);
+    expect(isEyesClosed(withoutLent), `eyes ${withLent} with the lent eyes, ${withoutLent} without`).toBe(true);
+    // Still her: closer to the person (her open image) than to the actor on the sampled frames.
+    const person = largest(await engine.analyse(await picture(open)))!.embedding;
+    const actor = largest(await engine.analyse((await sampledFrames(template))[0]!))!.embedding;
+    for (const frame of await sampledFrames(path.join(scratch, 'blink-lent.mp4'))) {
+      const face = largest(await engine.analyse(frame))!.embedding;
+      expect(cosineSimilarity(face, person)).toBeGreaterThan(cosineSimilarity(face, actor));
+    }
   }, 240_000);
 
   it('tracks a template’s actor once: later renders replay the recorded track and make the same video', async () => {

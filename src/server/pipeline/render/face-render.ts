@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { type FaceEngine, createHumanFaceEngine, mouthOpening } from '../face-engine';
 import { createLightFollower } from './face-light';
 import { pasteFace, personToFrame } from './face-paste';
-import { createFaceChoice, mouthLook } from './face-choice';
+import { createFaceChoice, eyeLender, mouthLook } from './face-choice';
 import { BETWEEN_EYES, CHIN, type Point } from './landmarks';
 import { createSteadyPose } from './steady-pose';
 import { createTrackRecorder, liveTracker, readActorTrack, replayTracker } from './actor-track';
@@ -123,7 +123,11 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   // is opened only by what it lacks against the anchor's).
   const restOpening = mouthOpening(person.landmarks);
   const mouths = persons.map((each) => (options.mouth === false ? undefined : createMouthMotion(each, restOpening)));
-  const eyes = [options.eyes === false ? undefined : createEyeMotion(person.landmarks)];
+  // An anchor whose eyes are shut borrows them from another image of the person (face-choice.ts eyeLender);
+  // the eyes that show are the ones that follow the actor's.
+  const eyesFrom = eyeLender(persons);
+  const eyes = [options.eyes === false ? undefined : createEyeMotion(persons[eyesFrom ?? 0]!.landmarks)];
+  const eyeLight = createLightFollower();
   const choice = persons.length > 1 ? createFaceChoice(persons.map((each) => mouthLook(each.landmarks)), MOUTH.gain) : undefined;
   const blinks = options.blinks === false ? undefined : createEyeBlinks();
   const light = createLightFollower();
@@ -167,9 +171,10 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
         const settle = steady.settle(personToFrame(person, face.landmarks));
         // The anchor gives the whole face; another image lends only its mouth and jaw (its eyes, gaze and
         // brows may differ from the anchor's: a crop from a clip where the person glanced aside).
-        if (pasteFace(frame, person, face.landmarks, { mouth: mouths[0], blinks, eyes: eyes[0], light, settle })) framesReplaced++;
+        if (pasteFace(frame, person, face.landmarks, { mouth: mouths[0], blinks, eyes: eyesFrom === undefined ? eyes[0] : undefined, light, settle })) framesReplaced++;
+        if (eyesFrom !== undefined) pasteFace(frame, persons[eyesFrom]!, face.landmarks, { blinks, eyes: eyes[0], light: eyeLight, settle, only: 'eyes' });
         for (const { index, opacity } of choice?.shown ?? []) {
-          if (index !== 0) pasteFace(frame, persons[index]!, face.landmarks, { mouth: mouths[index], light: lights[index], settle, opacity, mouthOnly: true });
+          if (index !== 0) pasteFace(frame, persons[index]!, face.landmarks, { mouth: mouths[index], light: lights[index], settle, opacity, only: 'mouth' });
         }
         ms.compose += performance.now() - mark;
       }
@@ -209,6 +214,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   if (mostFaces > 1) notes.push(`the template shows up to ${mostFaces} faces at once: the largest was replaced`);
   if (person.facesInPhoto > 1) notes.push(`the person's photo shows ${person.facesInPhoto} faces: the largest was used`);
   notes.push(...personNotes);
+  if (person.eyesShut) notes.push(eyesFrom === undefined ? "the person's eyes are shut in the chosen image, and no other image of theirs has them open" : `the person's eyes are shut in the chosen image: image ${eyesFrom + 1} lent its open eyes`);
   if (choice) notes.push(`${persons.length} images of the person were used: ${choice.framesShown.map((count, i) => `image ${i + 1} in ${count} frames`).join(', ')}`);
   if (framesWithFace < frames) notes.push(`${frames - framesWithFace} of ${frames} frames had no face and were kept as they were`);
   options.onProgress?.(1);
@@ -241,7 +247,7 @@ async function loadPersons(engine: FaceEngine, options: RenderFaceOptions): Prom
   for (const file of (options.otherFaces ?? []).slice(0, MAX_OTHER_FACES)) {
     options.signal?.throwIfAborted();
     try {
-      persons.push(await loadPersonFace(engine, file));
+      persons.push(await loadPersonFace(engine, file, { eyes: persons[0]!.eyesShut }));
     } catch (error) {
       if (!(error instanceof PersonFaceError)) throw error;
       notes.push('one of the person’s other images has no face and was left out');

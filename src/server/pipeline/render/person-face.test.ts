@@ -163,6 +163,21 @@ describe('loadPersonFace', () => {
     for (const e of [left, right, ...lips]) expect(e).toBeLessThan(3);
   });
 
+  it('says whose eyes are shut, and marks the eyes another image would lend, not the brows or the mouth', async () => {
+    // sample2's largest face has her eyes shut; sample1's and the portrait's are open.
+    const shut = await loadPersonFace(engine, path.join(DEMO, 'sample2.jpg'));
+    expect(shut.eyesShut).toBe(true);
+    for (const file of [path.join(DEMO, 'sample1.jpg'), PORTRAIT]) {
+      const face = await loadPersonFace(engine, file);
+      expect(face.eyesShut, path.basename(file)).toBe(false);
+      expect(face.eyeOpening).toBeGreaterThan(0.25);
+      const at = (index: number) => face.eyeArea[Math.round(face.landmarks[index]![1]!) * face.width + Math.round(face.landmarks[index]![0]!)]!;
+      // Lids and irises (upper and lower lid middles of both eyes) fully; brows, nose tip and lips not at all.
+      for (const lid of [159, 145, 386, 374]) expect(at(lid), `${path.basename(file)} lid ${lid}`).toBeGreaterThan(0.95);
+      for (const elsewhere of [105, 334, 1, 13, 14]) expect(at(elsewhere), `${path.basename(file)} point ${elsewhere}`).toBe(0);
+    }
+  });
+
   it('brings a real photo’s two eyes nearer one colour under a warm lamp on one side and a blue one on the other', async ({ annotate }) => {
     // face-api's sample3 (decision 014): the render showed her with an orange eye and a blue one.
     const face = await loadPersonFace(engine, path.join(DEMO, 'sample3.jpg'));

@@ -3,7 +3,9 @@
 // mask over the whole face (jaw to forehead: the outline carries the identity), its colour figures, and
 // the photo's own light over bare skin (face-light.ts) with most of the skin's stray tint taken out.
 import sharp from 'sharp';
+import { isEyesClosed } from '../../../shared/face-analysis';
 import type { FaceEngine } from '../face-engine';
+import { eyeOpening } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
 import { FACE_OVAL, type Point, pick } from './landmarks';
@@ -35,6 +37,16 @@ export interface PersonFace {
   lighting: Lighting | undefined;
   /** 0..1: the mouth and jaw, feathered (what another image of the person lends the anchor: face-choice.ts). */
   mouthArea: Float32Array;
+  /** 0..1: each eye with its lids, feathered (what an image with open eyes lends an anchor whose eyes are shut). */
+  eyeArea: Float32Array;
+  /** The eye area's bounding box [x0, y0, x1, y1]: a paste of the eyes alone covers only that. */
+  eyeBox: [number, number, number, number];
+  /**
+   * How open the eyes are, on the lids the iris model drew (face-engine.ts `refineEyes`), and whether that
+   * is shut (at most EYES_CLOSED_OPENING); undefined and false when not measured (loadPersonFace's `eyes`).
+   */
+  eyeOpening: number | undefined;
+  eyesShut: boolean;
 }
 
 export interface ColourFigures {
@@ -90,6 +102,13 @@ export const PERSON_FACE = {
   mirrorGain: 0.05,
   /** …and only where the mirror place is at least this share of the face's height away (not at the midline). */
   mirrorMinDistance: 0.1,
+  /**
+   * The eyes an image with open eyes lends an anchor whose eyes are shut (eyeArea), in eye widths: along
+   * the eye and across it (semi-axes). Full out to 60 % of these (the feather beyond): the portrait's
+   * wide-open upper lid is 0.35 of the eye's width above the line between its corners; brows are further.
+   */
+  eyeAreaAlong: 0.8,
+  eyeAreaAcross: 0.6,
 } as const;
 
 export class PersonFaceError extends Error {
@@ -454,13 +473,21 @@ function fillFromMirror(
 }
 
 /** Prepares the person's face from a photo (JPEG/PNG/WebP...). Throws PersonFaceError when it has no face. */
-export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Array): Promise<PersonFace> {
+/**
+ * `eyes`: measure whether the eyes are shut (one more detection, a quarter of the time this takes): the
+ * anchor's always, the other images' only when the anchor's are shut (face-render.ts).
+ */
+export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Array, { eyes = true }: { eyes?: boolean } = {}): Promise<PersonFace> {
   const decoded = await sharp(file, { limitInputPixels: 40_000_000 }).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   const photo = { data: decoded.data, width: decoded.info.width, height: decoded.info.height };
   const faces = (await engine.detect(photo, { mesh: true, maxFaces: 10 })).filter((face) => face.landmarks);
   if (faces.length === 0) throw new PersonFaceError('no face was found in the person’s photo');
   const face = faces.sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3])[0]!;
   const points = face.landmarks!;
+  // Whether the eyes are shut, on the lids the iris model draws (the mesh alone draws shut lids open). Only
+  // for that: the render's mesh stays the mesh's own, whose two eyes are always drawn alike (decision 014).
+  const refined = eyes ? (await engine.detect(photo, { mesh: true, maxFaces: 10, refineEyes: true })).find((other) => other.landmarks && overlap(other.box, face.box) > 0.5) : undefined;
+  const opening = refined && eyeOpening(refined.landmarks!);
   const xs = points.map((p) => p[0]!);
   const ys = points.map((p) => p[1]!);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
@@ -529,6 +556,9 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
     coordinates,
     lighting,
     mouthArea: mouthArea(width, height, landmarks),
+    ...eyeArea(width, height, landmarks),
+    eyeOpening: opening,
+    eyesShut: opening !== undefined && isEyesClosed(opening),
   };
 }
 
@@ -593,6 +623,56 @@ function keepLittleTint(
  * corner, up to just under the nose and down to the chin; full inside 60 % of it, eased to 0 at its edge.
  * Eyes, brows and gaze stay the anchor image's whatever image lends its mouth.
  */
+/** The share of two boxes' union they both cover. */
+function overlap(a: [number, number, number, number], b: [number, number, number, number]): number {
+  const width = Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]));
+  const height = Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]));
+  const shared = width * height;
+  return shared / Math.max(1, a[2] * a[3] + b[2] * b[3] - shared);
+}
+
+/** Each eye's corners (outer, inner: MediaPipe mesh). */
+const EYE_CORNERS = [
+  [33, 133],
+  [362, 263],
+] as const;
+
+/**
+ * Both eyes with their lids, not the brows: an ellipse round each, PERSON_FACE.eyeAreaAlong eye widths
+ * along the eye and eyeAreaAcross across it (semi-axes), full in its inner part and eased to 0 at its edge.
+ */
+function eyeArea(width: number, height: number, landmarks: number[][]): { eyeArea: Float32Array; eyeBox: [number, number, number, number] } {
+  const area = new Float32Array(width * height);
+  const box: [number, number, number, number] = [width, height, 0, 0];
+  for (const [outerIndex, innerIndex] of EYE_CORNERS) {
+    const [outer, inner] = [landmarks[outerIndex]!, landmarks[innerIndex]!];
+    const eyeWidth = Math.max(1, Math.hypot(inner[0]! - outer[0]!, inner[1]! - outer[1]!));
+    const axis = [(inner[0]! - outer[0]!) / eyeWidth, (inner[1]! - outer[1]!) / eyeWidth];
+    const centre = [(outer[0]! + inner[0]!) / 2, (outer[1]! + inner[1]!) / 2];
+    const along = PERSON_FACE.eyeAreaAlong * eyeWidth;
+    const across = PERSON_FACE.eyeAreaAcross * eyeWidth;
+    const reach = Math.ceil(Math.max(along, across));
+    for (let y = Math.max(0, Math.floor(centre[1]! - reach)); y < Math.min(height, Math.ceil(centre[1]! + reach)); y++) {
+      for (let x = Math.max(0, Math.floor(centre[0]! - reach)); x < Math.min(width, Math.ceil(centre[0]! + reach)); x++) {
+        const dx = x + 0.5 - centre[0]!;
+        const dy = y + 0.5 - centre[1]!;
+        const u = (dx * axis[0]! + dy * axis[1]!) / along;
+        const v = (dy * axis[0]! - dx * axis[1]!) / across;
+        const d = Math.sqrt(u * u + v * v);
+        if (d >= 1) continue;
+        const t = Math.min(1, (1 - d) / 0.4);
+        const i = y * width + x;
+        area[i] = Math.max(area[i]!, t * t * (3 - 2 * t));
+        box[0] = Math.min(box[0], x);
+        box[1] = Math.min(box[1], y);
+        box[2] = Math.max(box[2], x + 1);
+        box[3] = Math.max(box[3], y + 1);
+      }
+    }
+  }
+  return { eyeArea: area, eyeBox: box };
+}
+
 function mouthArea(width: number, height: number, landmarks: number[][]): Float32Array {
   const area = new Float32Array(width * height);
   const point = (i: number) => landmarks[i]!;
