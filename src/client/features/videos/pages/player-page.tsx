@@ -309,9 +309,9 @@ function PlayerView({
 }
 
 /**
- * What the parent can put right on the person's page of People (RENDER_NOTICES): images of the person the render left
- * out and why (a sibling's photo, a blurred one), and the chosen photo's own warnings (turned, blurred). A
- * note, not an alert: the video itself is fine.
+ * What the parent can put right on the person's page of People (RENDER_NOTICES): images of the person the
+ * render left out and why (a sibling's photo, a blurred one), and the chosen photo's own warnings (turned,
+ * blurred, eyes closed). A note, not an alert: the video itself is fine.
  */
 function RenderNotices({ notices, personId }: { notices: string[]; personId: number | null }) {
   if (notices.length === 0) return null;
