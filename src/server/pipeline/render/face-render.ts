@@ -170,7 +170,8 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
         // One steadying for the frame, from the anchor's placement, shared by every image pasted in it.
         const settle = steady.settle(personToFrame(person, face.landmarks));
         // The anchor gives the whole face; another image lends only its mouth and jaw (its eyes, gaze and
-        // brows may differ from the anchor's: a crop from a clip where the person glanced aside).
+        // brows may differ from the anchor's: a crop from a clip where the person glanced aside), and one
+        // with open eyes lends its eyes when the anchor's are shut, the same image in every frame.
         if (pasteFace(frame, person, face.landmarks, { mouth: mouths[0], blinks, eyes: eyesFrom === undefined ? eyes[0] : undefined, light, settle })) framesReplaced++;
         if (eyesFrom !== undefined) pasteFace(frame, persons[eyesFrom]!, face.landmarks, { blinks, eyes: eyes[0], light: eyeLight, settle, only: 'eyes' });
         for (const { index, opacity } of choice?.shown ?? []) {

@@ -8,7 +8,7 @@ import type { FaceEngine } from '../face-engine';
 import { eyeOpening } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
-import { FACE_OVAL, type Point, pick } from './landmarks';
+import { FACE_OVAL, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, pick } from './landmarks';
 import { rgbToYuvPlanes, sampleBilinear } from './yuv';
 
 export interface PersonFace {
@@ -472,8 +472,8 @@ function fillFromMirror(
   return face ? filled / face : 0;
 }
 
-/** Prepares the person's face from a photo (JPEG/PNG/WebP...). Throws PersonFaceError when it has no face. */
 /**
+ * Prepares the person's face from a photo (JPEG/PNG/WebP...). Throws PersonFaceError when it has no face.
  * `eyes`: measure whether the eyes are shut (one more detection, a quarter of the time this takes): the
  * anchor's always, the other images' only when the anchor's are shut (face-render.ts).
  */
@@ -618,11 +618,6 @@ function keepLittleTint(
   }
 }
 
-/**
- * The mouth and jaw as a soft ellipse: centred on the lips, across to 0.8 of the mouth's width beyond each
- * corner, up to just under the nose and down to the chin; full inside 60 % of it, eased to 0 at its edge.
- * Eyes, brows and gaze stay the anchor image's whatever image lends its mouth.
- */
 /** The share of two boxes' union they both cover. */
 function overlap(a: [number, number, number, number], b: [number, number, number, number]): number {
   const width = Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]));
@@ -631,12 +626,6 @@ function overlap(a: [number, number, number, number], b: [number, number, number
   return shared / Math.max(1, a[2] * a[3] + b[2] * b[3] - shared);
 }
 
-/** Each eye's corners (outer, inner: MediaPipe mesh). */
-const EYE_CORNERS = [
-  [33, 133],
-  [362, 263],
-] as const;
-
 /**
  * Both eyes with their lids, not the brows: an ellipse round each, PERSON_FACE.eyeAreaAlong eye widths
  * along the eye and eyeAreaAcross across it (semi-axes), full in its inner part and eased to 0 at its edge.
@@ -644,7 +633,7 @@ const EYE_CORNERS = [
 function eyeArea(width: number, height: number, landmarks: number[][]): { eyeArea: Float32Array; eyeBox: [number, number, number, number] } {
   const area = new Float32Array(width * height);
   const box: [number, number, number, number] = [width, height, 0, 0];
-  for (const [outerIndex, innerIndex] of EYE_CORNERS) {
+  for (const [outerIndex, innerIndex] of [LEFT_EYE_CORNERS, RIGHT_EYE_CORNERS]) {
     const [outer, inner] = [landmarks[outerIndex]!, landmarks[innerIndex]!];
     const eyeWidth = Math.max(1, Math.hypot(inner[0]! - outer[0]!, inner[1]! - outer[1]!));
     const axis = [(inner[0]! - outer[0]!) / eyeWidth, (inner[1]! - outer[1]!) / eyeWidth];
@@ -673,6 +662,11 @@ function eyeArea(width: number, height: number, landmarks: number[][]): { eyeAre
   return { eyeArea: area, eyeBox: box };
 }
 
+/**
+ * The mouth and jaw as a soft ellipse: centred on the lips, across to 0.8 of the mouth's width beyond each
+ * corner, up to just under the nose and down to the chin; full inside 60 % of it, eased to 0 at its edge.
+ * Eyes, brows and gaze stay the anchor image's whatever image lends its mouth.
+ */
 function mouthArea(width: number, height: number, landmarks: number[][]): Float32Array {
   const area = new Float32Array(width * height);
   const point = (i: number) => landmarks[i]!;
