@@ -83,6 +83,14 @@ describe('the personalised video', () => {
       await expect(page.getByLabel("Replace actor's face with your face").isChecked()).resolves.toBe(true);
       await expect(page.getByLabel("Replace actor's voice with your voice").isChecked()).resolves.toBe(true);
       await page.getByRole('radio', { name: 'Smiling', checked: true }).waitFor();
+      // The sister's photo has her eyes shut: chosen, the form says so under it, before anything is made.
+      const aboutPhoto = page.getByRole('note', { name: 'About the chosen photo' });
+      expect(await aboutPhoto.count()).toBe(0);
+      await page.getByRole('radio', { name: 'Sister' }).click();
+      await aboutPhoto.getByText('The eyes look closed in "Sister": a photo with open eyes gives a more natural video.').waitFor();
+      await screenshot(page, 'create-form-eyes-closed-desktop');
+      await page.getByRole('radio', { name: 'Smiling' }).click();
+      await aboutPhoto.waitFor({ state: 'detached' });
       await page.getByText(/^More expressions make a more natural video: .*'s smiles and open mouths are used where the actor smiles or speaks\.$/).waitFor();
       await page.getByRole('radio', { name: /Story time/, checked: true }).waitFor();
       await expect(page.getByTestId('estimated-time').textContent()).resolves.toMatch(/Estimated processing time: \d+ (seconds|min \d+ sec)/);

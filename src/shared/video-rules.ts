@@ -39,6 +39,20 @@ export const RENDER_NOTICES = {
   chosenEyesClosed: (image: string) => `The eyes look closed in "${image}": a photo with open eyes gives a more natural video.`,
 } as const;
 
+/**
+ * The chosen image's own warnings, as the video's note says them (RENDER_NOTICES.chosen*), and as the
+ * Create page says them under the chosen photo before the video is made. The video's note leaves out shut
+ * eyes when another image of the same person has them open (`eyesOpenElsewhere`): the render borrowed those
+ * (render/face-choice.ts eyeLender), so there is nothing to put right.
+ */
+export function chosenImageNotices(image: { name: string; turnedAway: boolean; blurred: boolean; eyesClosed: boolean }, eyesOpenElsewhere = false): string[] {
+  return [
+    ...(image.turnedAway ? [RENDER_NOTICES.chosenTurnedAway(image.name)] : []),
+    ...(image.blurred ? [RENDER_NOTICES.chosenBlurred(image.name)] : []),
+    ...(image.eyesClosed && !eyesOpenElsewhere ? [RENDER_NOTICES.chosenEyesClosed(image.name)] : []),
+  ];
+}
+
 /** A render's photo whose file is gone, named so the parent knows which one to replace. */
 export function faceMissingMessage(name: string | undefined): string {
   return `The photo ${name ? `"${name}" ` : ''}is no longer available. Choose another photo and try again.`;

@@ -7,7 +7,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { and, desc, eq, inArray, ne } from 'drizzle-orm';
-import { RENDER_NOTICES, VIDEO_MESSAGES, faceMissingMessage, voiceMissingMessage } from '../../shared/video-rules';
+import { RENDER_NOTICES, VIDEO_MESSAGES, chosenImageNotices, faceMissingMessage, voiceMissingMessage } from '../../shared/video-rules';
 import { SAME_PERSON_COSINE, isBlurred, isEyesClosed, isTurnedAway } from '../../shared/face-analysis';
 import { unusableRecordingMessage } from '../../shared/voice-analysis';
 import { VOICE_ONLY_MESSAGES } from '../../shared/voice-only-rules';
@@ -159,13 +159,14 @@ const COLLECTION_SIZE = 8;
  * and why.
  */
 export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inferSelect): Promise<{ files: string[]; notices: string[] }> {
-  const notices = [
-    ...(isTurnedAway(chosen.analysis?.pose) ? [RENDER_NOTICES.chosenTurnedAway(chosen.name)] : []),
-    ...(isBlurred(chosen.analysis?.detailRatio) ? [RENDER_NOTICES.chosenBlurred(chosen.name)] : []),
-  ];
-  const eyesClosed = isEyesClosed(chosen.analysis?.eyeOpening);
+  const warnings = {
+    name: chosen.name,
+    turnedAway: isTurnedAway(chosen.analysis?.pose),
+    blurred: isBlurred(chosen.analysis?.detailRatio),
+    eyesClosed: isEyesClosed(chosen.analysis?.eyeOpening),
+  };
   const anchor = chosen.faceEmbedding;
-  if (!anchor?.length) return { files: [], notices: eyesClosed ? [...notices, RENDER_NOTICES.chosenEyesClosed(chosen.name)] : notices };
+  if (!anchor?.length) return { files: [], notices: chosenImageNotices(warnings) };
   const rows = await deps.db
     .select()
     .from(faceImages)
@@ -193,9 +194,7 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
       if (typeof row.analysis?.eyeOpening === 'number' && !isEyesClosed(row.analysis.eyeOpening)) eyesOpenElsewhere = true;
     }
   }
-  // Shut eyes in the chosen image are lent open by another image of the person when one has them
-  // (render/face-choice.ts eyeLender): then there is nothing to put right.
-  if (eyesClosed && !eyesOpenElsewhere) notices.push(RENDER_NOTICES.chosenEyesClosed(chosen.name));
+  const notices = chosenImageNotices(warnings, eyesOpenElsewhere);
   if (otherFace > 0 || blurred > 0) {
     const [person] = await deps.db.select({ name: people.name }).from(people).where(eq(people.id, chosen.personId));
     const name = person?.name ?? 'this person';

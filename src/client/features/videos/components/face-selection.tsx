@@ -1,9 +1,12 @@
 // Face Selection on the Create page: one of the person's face images (their default first), or a new
-// one from the camera or a file (the same dialog as on the People page).
+// one from the camera or a file (the same dialog as on the People page). The chosen photo's warnings
+// (turned, blurred, eyes closed) are said under it, in the finished video's note's words, while another
+// photo can still be chosen.
 import { Camera, Star } from 'lucide-react';
 import { useState } from 'react';
 import type { FaceImage, Person } from '@shared/api-types';
 import { moreExpressionsHint } from '@shared/face-analysis';
+import { chosenImageNotices } from '@shared/video-rules';
 import { Button } from '@client/components/ui/button';
 import { FieldError } from '@client/components/ui/form-field';
 import { Skeleton } from '@client/components/ui/skeleton';
@@ -22,6 +25,10 @@ interface FaceSelectionProps {
 export function FaceSelection({ person, faces, selectedId, onSelect, error }: FaceSelectionProps) {
   const [adding, setAdding] = useState(false);
   const consent = useConsentGate();
+  const chosen = faces?.find((face) => face.id === selectedId);
+  // Shut eyes are said whatever the other photos: a photo with open eyes is still the better choice, and
+  // only the server knows which others show the same face and can lend theirs.
+  const warnings = chosen ? chosenImageNotices(chosen) : [];
   return (
     <fieldset className="grid gap-3" aria-describedby={error ? 'face-selection-error' : undefined}>
       <div className="flex items-center justify-between gap-2">
@@ -64,6 +71,13 @@ export function FaceSelection({ person, faces, selectedId, onSelect, error }: Fa
               </button>
             );
           })}
+        </div>
+      )}
+      {warnings.length > 0 && (
+        <div role="note" aria-label="About the chosen photo" className="grid gap-1 text-sm text-amber-700 dark:text-amber-300">
+          {warnings.map((warning) => (
+            <p key={warning}>{warning}</p>
+          ))}
         </div>
       )}
       {faces !== undefined && faces.length > 0 && <p className="text-sm text-muted-foreground">{moreExpressionsHint(person.name)}</p>}
