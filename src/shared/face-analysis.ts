@@ -48,8 +48,8 @@ export function isBlurred(detailRatio: unknown): boolean {
  * frame of the talking man 0.28–0.35, his eyes narrow, the talking woman's open frames 0.31–0.51); shut
  * 0.06–0.09 (sample2, the woman's blinks), half shut 0.12–0.21 (the woman singing with her eyes closing).
  * Only when Human's iris model refined both eyes' lids does a shut eye read this low: on a face turned far
- * to one side Human refines only the nearer eye, and the other, drawn by the mesh alone, reads a third
- * open (no false warning, a missed one at worst).
+ * to one side Human refines only the nearer eye, and the other, drawn by the mesh alone, reads a shut eye
+ * at 0.15–0.26 (a missed warning at worst, never a false one from that).
  */
 export const EYES_CLOSED_OPENING = 0.15;
 

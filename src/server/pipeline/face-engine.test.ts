@@ -230,7 +230,7 @@ describe('human face engine', () => {
     const unrefined = (await engine.detect(await picture(sample(2)), { maxFaces: 1 }))[0]!;
     lines.push(`sample2 unrefined ${fixed(eyeOpening(unrefined.landmarks!), 2)}`);
     expect(isEyesClosed(eyeOpening(unrefined.landmarks!))).toBe(false);
-    // The talking woman's first second holds a blink (frames 16-19 of 25): shut there, open elsewhere.
+    // The talking woman's first second holds a blink (frames 16-19 of 30): shut there, open elsewhere.
     const clips = path.resolve(import.meta.dirname, '../../../../shared/media');
     if (existsSync(clips)) {
       const frames = await decodeFrames(['-i', path.join(clips, 'talking-woman.mp4'), '-t', '1'], 640, 360);

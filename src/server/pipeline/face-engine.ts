@@ -80,8 +80,8 @@ export interface DetectOptions extends AnalyseOptions {
   /**
    * With the mesh: the lids redrawn by Human's iris model (MediaPipe's eye-contour model run on each eye's
    * crop). The face mesh alone never shuts the lids: on a closed eye it draws them open, 8-16 px above the
-   * lash line of a photo's 60 px eye (face-api's sample2), and reads a shut eye a third as open as an open
-   * one; refined, a shut eye reads a fifth. Off by default: the renderer's tracking between detections
+   * lash line of a photo's 60 px eye (face-api's sample2), and reads a shut eye at 40-65 % of an open
+   * one's opening; refined, at 10-25 %. Off by default: the renderer's tracking between detections
    * runs the mesh alone, and its points must not change model from one frame to the next.
    */
   refineEyes?: boolean;
@@ -453,7 +453,7 @@ export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}
     const bottom = Math.min(y + h, frame.height);
     const detected: DetectedFace = { box: [x, y, right - x, bottom - y], score: face.score };
     if (mesh && face.mesh.length >= 468) {
-      // The iris model adds ten iris points after the 468 (and redraws the lids among them): kept out.
+      // The iris model redraws the lids among the 468 points and adds ten iris points after them: kept out.
       detected.landmarks = face.mesh.slice(0, 468).map(([px, py, pz]) => [px, py, pz ?? 0]);
       detected.pose = headPose(face);
       detected.mouthOpening = mouthOpening(detected.landmarks);
