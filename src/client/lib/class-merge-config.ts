@@ -80,7 +80,7 @@ export const CLASS_MERGE_CONFIG = {
     "rounded": ["rounded-2xl","rounded-3xl","rounded-[50%]","rounded-full","rounded-lg","rounded-md","rounded-none","rounded-sm","rounded-xl"],
     "rounded-t": ["rounded-t-[3rem]"],
     "rounded-b": ["rounded-b-full"],
-    "border-w": ["border","border-2","border-4"],
+    "border-w": ["border","border-0","border-2","border-4"],
     "border-w-x": ["border-x-0"],
     "border-w-t": ["border-t"],
     "border-w-b": ["border-b","border-b-0"],

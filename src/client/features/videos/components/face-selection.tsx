@@ -12,6 +12,7 @@ import { FieldError } from '@client/components/ui/form-field';
 import { Skeleton } from '@client/components/ui/skeleton';
 import { cn } from '@client/lib/utils';
 import { AddFaceImageDialog } from '@client/features/faces/components/add-face-image-dialog';
+import { FaceCropPreview } from '@client/features/faces/components/face-crop-preview';
 import { useConsentGate } from '@client/features/people/components/use-consent-gate';
 
 interface FaceSelectionProps {
@@ -64,7 +65,8 @@ export function FaceSelection({ person, faces, selectedId, onSelect, error }: Fa
                   selected ? 'border-primary shadow-md' : 'border-transparent opacity-80 hover:opacity-100',
                 )}
               >
-                <img src={face.imageUrl} alt="" className="size-full object-cover" loading="lazy" />
+                {/* The face the render uses, not the whole photo: in a group photo it is one face among several. */}
+                <FaceCropPreview src={face.imageUrl} box={face.faceBox} alt="" className="size-full rounded-none border-0" />
                 {face.isDefault && (
                   <Star aria-hidden="true" className="absolute top-1 right-1 size-4 fill-sunshine text-sunshine drop-shadow" />
                 )}
