@@ -82,6 +82,14 @@ describe('renderFace', () => {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
+  /** A still of the real talking woman (../shared/media) at `seconds`, as a JPEG in the scratch folder. */
+  async function still(seconds: number, name: string): Promise<string> {
+    const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
+    const file = path.join(scratch, name);
+    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-q:v', '2', file], { timeout: 30_000 });
+    return file;
+  }
+
   it('keeps the template’s frames, frame rate and duration, and reports what it did', async () => {
     const [before, after] = await Promise.all([probeTemplate(template), probeTemplate(output)]);
     expect(after.width).toBe(WIDTH);
@@ -189,12 +197,6 @@ describe('renderFace', () => {
 
   it('uses the person’s own images by what the actor’s mouth does: their grin when the actor grins', async () => {
     // The person: a real woman from ../shared/media, at rest (0.3 s) and grinning with her teeth (1.1 s).
-    const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
-    const still = async (seconds: number, name: string) => {
-      const file = path.join(scratch, name);
-      await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-q:v', '2', file], { timeout: 30_000 });
-      return file;
-    };
     const [rest, grin] = [await still(0.3, 'woman-rest.jpg'), await still(1.1, 'woman-grin.jpg')];
     expect(mouthLook(largest(await engine.detect(await picture(grin), { mesh: true }))!.landmarks!).opening).toBeGreaterThan(
       mouthLook(largest(await engine.detect(await picture(rest), { mesh: true }))!.landmarks!).opening + 0.02,
@@ -243,12 +245,6 @@ describe('renderFace', () => {
 
   it('gives a blink caught in the chosen image the open eyes of another image of the person', async ({ annotate }) => {
     // The chosen image: the real talking woman mid-blink (0.58 s); her other image: her at rest (0.3 s), eyes open.
-    const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
-    const still = async (seconds: number, name: string) => {
-      const file = path.join(scratch, name);
-      await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-q:v', '2', file], { timeout: 30_000 });
-      return file;
-    };
     const [blink, open] = [await still(0.58, 'woman-blink.jpg'), await still(0.3, 'woman-open.jpg')];
     const eyesOf = async (frame: Frame) => largest(await engine.analyse(frame))!.eyeOpening;
     expect(isEyesClosed(await eyesOf(await picture(blink)))).toBe(true);
