@@ -23,6 +23,7 @@ export function FaceCropPreview({ src, box, alt, className }: FaceCropPreviewPro
       <img
         src={src}
         alt={alt}
+        loading="lazy"
         onLoad={(event) => setNatural({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })}
         className={cn('absolute max-w-none', !square && 'invisible')}
         style={

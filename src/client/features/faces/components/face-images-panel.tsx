@@ -24,6 +24,13 @@ import { FaceVideoStatusList } from './face-video-status-list';
 /** Face videos listed before "Show all". */
 const VIDEOS_SHOWN = 3;
 
+/** What a photo was flagged for on arrival (kept either way), as the list marks it; the full message on hover. */
+const PHOTO_WARNINGS = [
+  { flag: 'turnedAway', label: 'Turned to one side' },
+  { flag: 'blurred', label: 'Looks blurred' },
+  { flag: 'eyesClosed', label: 'Eyes closed' },
+] as const;
+
 export function FaceImagesPanel({ person }: { person: Person }) {
   const { faceImages, faceVideos, processing } = useFaceCollection(person.id, person.userId);
   const setDefault = useSetDefaultFaceImage();
@@ -107,21 +114,11 @@ export function FaceImagesPanel({ person }: { person: Person }) {
                 <div className="min-w-0 flex-1">
                   <p className="truncate text-sm font-medium">{image.name}</p>
                   <p className="text-xs text-muted-foreground">{expressionTitle(image.expressionType)}</p>
-                  {image.turnedAway && (
-                    <p className="text-xs text-amber-700 dark:text-amber-300" title={FACE_ANALYSIS_MESSAGES.turnedAway}>
-                      Turned to one side
+                  {PHOTO_WARNINGS.filter(({ flag }) => image[flag]).map(({ flag, label }) => (
+                    <p key={flag} className="text-xs text-amber-700 dark:text-amber-300" title={FACE_ANALYSIS_MESSAGES[flag]}>
+                      {label}
                     </p>
-                  )}
-                  {image.blurred && (
-                    <p className="text-xs text-amber-700 dark:text-amber-300" title={FACE_ANALYSIS_MESSAGES.blurred}>
-                      Looks blurred
-                    </p>
-                  )}
-                  {image.eyesClosed && (
-                    <p className="text-xs text-amber-700 dark:text-amber-300" title={FACE_ANALYSIS_MESSAGES.eyesClosed}>
-                      Eyes closed
-                    </p>
-                  )}
+                  ))}
                 </div>
                 {!image.isDefault && (
                   <Button
