@@ -42,14 +42,14 @@ export const RENDER_NOTICES = {
 /**
  * The chosen image's own warnings, as the video's note says them (RENDER_NOTICES.chosen*), and as the
  * Create page says them under the chosen photo before the video is made. The video's note leaves out shut
- * eyes when another image of the same person has them open (`eyesOpenElsewhere`): the render borrowed those
- * (render/face-choice.ts eyeLender), so there is nothing to put right.
+ * eyes when the render borrowed open ones from another image of the person (jobs/render.ts videoNotices):
+ * only the render knows, as only it finds which images show the same face with open eyes.
  */
-export function chosenImageNotices(image: { name: string; turnedAway: boolean; blurred: boolean; eyesClosed: boolean }, eyesOpenElsewhere = false): string[] {
+export function chosenImageNotices(image: { name: string; turnedAway: boolean; blurred: boolean; eyesClosed: boolean }): string[] {
   return [
     ...(image.turnedAway ? [RENDER_NOTICES.chosenTurnedAway(image.name)] : []),
     ...(image.blurred ? [RENDER_NOTICES.chosenBlurred(image.name)] : []),
-    ...(image.eyesClosed && !eyesOpenElsewhere ? [RENDER_NOTICES.chosenEyesClosed(image.name)] : []),
+    ...(image.eyesClosed ? [RENDER_NOTICES.chosenEyesClosed(image.name)] : []),
   ];
 }
 

@@ -15,6 +15,7 @@ import { faceImages, people, processedVideos, videoTemplates, voiceRecordings } 
 import { MEDIA_TIMEOUTS, probe, runFfmpeg, runFfprobe } from '../media/ffmpeg';
 import { cosineSimilarity } from '../pipeline/face-engine';
 import { actorTrackFile } from '../pipeline/render/actor-track';
+import type { RenderReport } from '../pipeline/render/face-render';
 import { VOICE_CONVERSION_MESSAGES, muxAudio } from '../pipeline/render/voice-conversion';
 import type { StoredFile } from '../storage/storage';
 import type { JobContext } from './queue';
@@ -61,8 +62,9 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
         progressWriter(deps, row.id, 'faceProgress'),
         context.signal,
       );
-      deps.log.info({ processedVideoId: row.id, notes: [...collection.notices, ...report.notes] }, 'face rendered');
-      await db.update(processedVideos).set({ faceProgress: 100, notices: collection.notices }).where(eq(processedVideos.id, row.id));
+      const notices = videoNotices(collection.notices, face!.name, report);
+      deps.log.info({ processedVideoId: row.id, notes: [...notices, ...report.notes] }, 'face rendered');
+      await db.update(processedVideos).set({ faceProgress: 100, notices }).where(eq(processedVideos.id, row.id));
       context.signal.throwIfAborted();
     }
     let final = picture;
@@ -155,8 +157,7 @@ const COLLECTION_SIZE = 8;
  * one side, and blurred ones, are left out (the chosen one is used whatever it is: the parent chose it). Without an
  * embedding on the chosen image nothing can be checked, and only it is used. The notices (RENDER_NOTICES,
  * shown with the video) say what the parent can put right: the chosen image's own warnings (turned,
- * blurred, eyes closed unless another image lends them open), and how many of the others were left out
- * and why.
+ * blurred, eyes closed), and how many of the others were left out and why.
  */
 export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inferSelect): Promise<{ files: string[]; notices: string[] }> {
   const warnings = {
@@ -173,7 +174,6 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
     .where(and(eq(faceImages.personId, chosen.personId), ne(faceImages.id, chosen.id)))
     .orderBy(desc(faceImages.createdAt));
   const files: string[] = [];
-  let eyesOpenElsewhere = false;
   let otherFace = 0;
   let blurred = 0;
   for (const row of rows) {
@@ -189,12 +189,9 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
       continue;
     }
     const file = deps.storage.fromUrl(row.imageUrl);
-    if (file && (await stat(file.path).catch(() => undefined))) {
-      files.push(file.path);
-      if (typeof row.analysis?.eyeOpening === 'number' && !isEyesClosed(row.analysis.eyeOpening)) eyesOpenElsewhere = true;
-    }
+    if (file && (await stat(file.path).catch(() => undefined))) files.push(file.path);
   }
-  const notices = chosenImageNotices(warnings, eyesOpenElsewhere);
+  const notices = chosenImageNotices(warnings);
   if (otherFace > 0 || blurred > 0) {
     const [person] = await deps.db.select({ name: people.name }).from(people).where(eq(people.id, chosen.personId));
     const name = person?.name ?? 'this person';
@@ -202,6 +199,15 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
     if (blurred > 0) notices.push(RENDER_NOTICES.blurred(blurred, name));
   }
   return { files, notices };
+}
+
+/**
+ * The video's notices once the face is rendered: the collection's, less the chosen image's shut eyes when
+ * the render gave it open ones from another image of the person (face-choice.ts eyeLender): then there is
+ * nothing to put right. Only the render knows: the lender must show the same face, with open eyes, and load.
+ */
+export function videoNotices(collectionNotices: string[], chosenName: string, report: Pick<RenderReport, 'eyesLent'>): string[] {
+  return report.eyesLent ? collectionNotices.filter((notice) => notice !== RENDER_NOTICES.chosenEyesClosed(chosenName)) : collectionNotices;
 }
 
 async function existing(file: StoredFile | undefined, message: string): Promise<StoredFile> {

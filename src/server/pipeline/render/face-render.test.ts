@@ -252,8 +252,10 @@ describe('renderFace', () => {
 
     const lent = await renderFace({ template, personFace: blink, otherFaces: [open], output: path.join(scratch, 'blink-lent.mp4'), engine });
     expect(lent.notes).toContain("the person's eyes are shut in the chosen image: image 2 lent its open eyes");
+    expect(lent.eyesLent).toBe(true);
     const alone = await renderFace({ template, personFace: blink, output: path.join(scratch, 'blink-alone.mp4'), engine });
     expect(alone.notes).toContain("the person's eyes are shut in the chosen image, and no other image of theirs has them open");
+    expect(alone.eyesLent).toBe(false);
     // The output's eyes, as the analysis reads them on sampled frames: open with the lent eyes, shut without.
     const meanEyes = async (file: string) => {
       const openings = [];

@@ -66,6 +66,8 @@ export interface RenderReport {
   mostFacesInTemplate: number;
   /** Said plainly when it matters: which face was replaced. */
   notes: string[];
+  /** The chosen image's eyes were shut, and another image of the person lent its open ones (face-choice.ts eyeLender). */
+  eyesLent: boolean;
   /** `recorded`: the actor's face came from the template's recorded track (the figures are the recording's). */
   tracking: { mode: 'mesh-only' | 'detect-on-crop'; recorded: boolean; fullDetections: number; cropTracks: number; lostInCrop: number };
   method: 'aligned-paste' | 'aligned-paste+mouth';
@@ -228,6 +230,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     framesBlinking,
     mostFacesInTemplate: mostFaces,
     notes,
+    eyesLent: person.eyesShut && eyesFrom !== undefined,
     tracking: { mode: tracker.mode, recorded: replay !== undefined, ...tracking },
     method: options.mouth === false ? 'aligned-paste' : 'aligned-paste+mouth',
     ms: { prepare: round(ms.prepare), decode: round(ms.decode), track: round(ms.track), compose: round(ms.compose), encode: round(ms.encode), total: round(ms.total) },
