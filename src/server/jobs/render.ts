@@ -57,7 +57,7 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
       const actorTrack = sourceFile.kind === 'templates' ? actorTrackFile(sourceFile.path) : undefined;
       const report = await deps.pipeline.run(
         'renderFace',
-        { template: sourceFile.path, personFace: faceFile.path, otherFaces: collection.files, output: picture, actorTrack },
+        { template: sourceFile.path, personFace: faceFile.path, personEyeOpening: eyeOpeningOf(face!), otherFaces: collection.files, output: picture, actorTrack },
         undefined,
         progressWriter(deps, row.id, 'faceProgress'),
         context.signal,
@@ -199,6 +199,12 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
     if (blurred > 0) notices.push(RENDER_NOTICES.blurred(blurred, name));
   }
   return { files, notices };
+}
+
+/** The eye opening the face image's analysis recorded (older images have none: the render measures it). */
+function eyeOpeningOf(image: typeof faceImages.$inferSelect): number | undefined {
+  const opening = image.analysis?.eyeOpening;
+  return typeof opening === 'number' ? opening : undefined;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface RenderFaceOptions {
   template: string;
   /** A photo of the person (JPEG, PNG...): its largest face is used. The anchor: their identity and resting face. */
   personFace: string;
+  /** The anchor's eye opening as its face image's analysis recorded it (saves measuring it again); measured when absent. */
+  personEyeOpening?: number;
   /**
    * More images of the same person (other photos, crops from their clips; the caller has checked they
    * are the same person): each frame shows the one whose mouth matches the actor's (face-choice.ts).
@@ -246,7 +248,7 @@ const MAX_OTHER_FACES = 8;
 
 /** The anchor (its failure fails the render) and the other images that have a face (the rest are noted and left out). */
 async function loadPersons(engine: FaceEngine, options: RenderFaceOptions): Promise<{ persons: PersonFace[]; notes: string[] }> {
-  const persons = [await loadPersonFace(engine, options.personFace)];
+  const persons = [await loadPersonFace(engine, options.personFace, { eyeOpening: options.personEyeOpening })];
   const notes: string[] = [];
   for (const file of (options.otherFaces ?? []).slice(0, MAX_OTHER_FACES)) {
     options.signal?.throwIfAborted();

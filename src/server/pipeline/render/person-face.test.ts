@@ -167,6 +167,13 @@ describe('loadPersonFace', () => {
     // sample2's largest face has her eyes shut; sample1's and the portrait's are open.
     const shut = await loadPersonFace(engine, path.join(DEMO, 'sample2.jpg'));
     expect(shut.eyesShut).toBe(true);
+    // The opening its analysis recorded is used as it is, without a second detection for the eyes.
+    let detections = 0;
+    const counting: FaceEngine = { ...engine, detect: (...args) => (detections++, engine.detect(...args)) };
+    const known = await loadPersonFace(counting, path.join(DEMO, 'sample2.jpg'), { eyeOpening: shut.eyeOpening });
+    expect([detections, known.eyesShut, known.eyeOpening]).toEqual([1, true, shut.eyeOpening]);
+    await loadPersonFace(counting, path.join(DEMO, 'sample2.jpg'));
+    expect(detections).toBe(3);
     for (const file of [path.join(DEMO, 'sample1.jpg'), PORTRAIT]) {
       const face = await loadPersonFace(engine, file);
       expect(face.eyesShut, path.basename(file)).toBe(false);

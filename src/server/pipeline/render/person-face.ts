@@ -475,9 +475,15 @@ function fillFromMirror(
 /**
  * Prepares the person's face from a photo (JPEG/PNG/WebP...). Throws PersonFaceError when it has no face.
  * `eyes`: measure whether the eyes are shut (one more detection, a quarter of the time this takes): the
- * anchor's always, the other images' only when the anchor's are shut (face-render.ts).
+ * anchor's always, the other images' only when the anchor's are shut (face-render.ts). `eyeOpening`: the
+ * opening already measured on this photo (the face image's analysis, taken the same way on the whole
+ * photo: face-engine.ts `analyse`), used instead of measuring it again.
  */
-export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Array, { eyes = true }: { eyes?: boolean } = {}): Promise<PersonFace> {
+export async function loadPersonFace(
+  engine: FaceEngine,
+  file: string | Uint8Array,
+  { eyes = true, eyeOpening: measured }: { eyes?: boolean; eyeOpening?: number } = {},
+): Promise<PersonFace> {
   const decoded = await sharp(file, { limitInputPixels: 40_000_000 }).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   const photo = { data: decoded.data, width: decoded.info.width, height: decoded.info.height };
   const faces = (await engine.detect(photo, { mesh: true, maxFaces: 10 })).filter((face) => face.landmarks);
@@ -486,8 +492,8 @@ export async function loadPersonFace(engine: FaceEngine, file: string | Uint8Arr
   const points = face.landmarks!;
   // Whether the eyes are shut, on the lids the iris model draws (the mesh alone draws shut lids open). Only
   // for that: the render's mesh stays the mesh's own, whose two eyes are always drawn alike (decision 014).
-  const refined = eyes ? (await engine.detect(photo, { mesh: true, maxFaces: 10, refineEyes: true })).find((other) => other.landmarks && overlap(other.box, face.box) > 0.5) : undefined;
-  const opening = refined && eyeOpening(refined.landmarks!);
+  const refined = eyes && measured === undefined ? (await engine.detect(photo, { mesh: true, maxFaces: 10, refineEyes: true })).find((other) => other.landmarks && overlap(other.box, face.box) > 0.5) : undefined;
+  const opening = measured ?? (refined && eyeOpening(refined.landmarks!));
   const xs = points.map((p) => p[0]!);
   const ys = points.map((p) => p[1]!);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
