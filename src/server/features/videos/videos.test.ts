@@ -286,6 +286,38 @@ describe('processed videos', () => {
     expect(filesUnder(path.join(t.storage.root, 'processed-videos')).filter((file) => file.startsWith(`${m.userId}/`))).toEqual([]);
   }, 300_000);
 
+  it('says the chosen photo’s eyes are closed, unless another photo of the person lent open ones to the video', async () => {
+    // Two stills of the real talking woman (../shared/media): mid-blink (0.58 s) and at rest (0.3 s).
+    const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
+    const still = async (seconds: number) => {
+      const file = path.join(scratch, `woman-${seconds}.jpg`);
+      await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-q:v', '2', file], { timeout: 30_000 });
+      return readFileSync(file);
+    };
+    const m = await memberWithPerson(t, 'family');
+    const add = async (name: string, bytes: Buffer) => {
+      const response = await m.client.post('/api/faceImages', { personId: m.personId, name, imageData: dataUrl(bytes, 'image/jpeg') });
+      expect(response.statusCode, response.body).toBe(201);
+      return json<FaceImage>(response);
+    };
+    const blink = await add('Blink', await still(0.58));
+    expect(blink.eyesClosed).toBe(true);
+    const render = async () => {
+      const created = await m.client.post('/api/processedVideos', { templateId, title: 'Eyes', personId: m.personId, faceImageId: blink.id, useVoiceSwap: false });
+      expect(created.statusCode, created.body).toBe(201);
+      const id = json<ProcessedVideo>(created).id;
+      const done = await until(() => m.client.get(`/api/processedVideos/${id}`).then((response) => json<ProcessedVideo>(response)), (video) => video.status !== 'pending' && video.status !== 'processing', 120_000);
+      expect(done.status, done.error ?? '').toBe('completed');
+      return done.notices;
+    };
+    const shut = RENDER_NOTICES.chosenEyesClosed('Blink');
+    // Alone, the blink is all there is: the video shows her eyes shut and says so.
+    expect(await render()).toEqual([shut]);
+    // With a photo of her eyes open, the render lends them (render/face-choice.ts eyeLender): nothing to say.
+    expect((await add('At rest', await still(0.3))).eyesClosed).toBe(false);
+    expect(await render()).toEqual([]);
+  }, 300_000);
+
   it('deleting a video while it renders cancels it and leaves nothing behind', async () => {
     const m = await memberWithFaceAndVoice();
     const created = await m.client.post('/api/processedVideos', { templateId, title: 'Gone soon', personId: m.personId });
