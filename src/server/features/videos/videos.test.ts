@@ -308,6 +308,8 @@ describe('processed videos', () => {
       const id = json<ProcessedVideo>(created).id;
       const done = await until(() => m.client.get(`/api/processedVideos/${id}`).then((response) => json<ProcessedVideo>(response)), (video) => video.status !== 'pending' && video.status !== 'processing', 120_000);
       expect(done.status, done.error ?? '').toBe('completed');
+      // The last test checks that every video's files are gone once deleted.
+      expect((await m.client.delete(`/api/processedVideos/${id}`)).statusCode).toBe(204);
       return done.notices;
     };
     const shut = RENDER_NOTICES.chosenEyesClosed('Blink');
