@@ -2,7 +2,9 @@
 // jaw, in the person's picture, driven by how much more open the actor's mouth is in this frame than at
 // rest (the smallest opening seen so far). The lower lip moves down by that amount (scaled to the
 // person's face), the skin between it and the chin stretches, and the gap between the lips shows the
-// actor's own mouth (face-paste.ts). The person's own face shape is untouched elsewhere.
+// actor's own mouth (face-paste.ts): the person's own parted lips too, once the actor opens past them, so a
+// smiling photo's teeth never show above the actor's (one mouth, not two). The person's own face shape
+// is untouched elsewhere.
 import { mouthOpening } from '../face-engine';
 import { CHIN, FOREHEAD, LOWER_LIP_CENTRE, MOUTH_CORNERS, UPPER_LIP_CENTRE } from './landmarks';
 import type { PersonFace } from './person-face';
@@ -40,6 +42,9 @@ export interface MouthMotion {
   readonly bounds: Float64Array;
 }
 
+/** 0 outside, 1 from two pixels inside an edge `inside` pixels away (negative: outside). */
+const softEdge = (inside: number) => Math.max(0, Math.min(1, inside / 2));
+
 /** See MouthMotion.source. */
 export type MouthSample = [number, number, number, number];
 
@@ -47,7 +52,7 @@ export type MouthSample = [number, number, number, number];
  * `restOpening`: the opening of the person's resting mouth (the anchor image's: face-choice.ts); an image
  * whose own mouth is already open that much further is dropped only by what it lacks.
  */
-export function createMouthMotion(person: PersonFace, restOpening = mouthOpening(person.landmarks)): MouthMotion {
+export function createMouthMotion(person: Pick<PersonFace, 'landmarks'>, restOpening = mouthOpening(person.landmarks)): MouthMotion {
   const lm = person.landmarks;
   const [left, right] = MOUTH_CORNERS.map((i) => lm[i]!);
   const upper = lm[UPPER_LIP_CENTRE]!;
@@ -107,17 +112,21 @@ export function createMouthMotion(person: PersonFace, restOpening = mouthOpening
       const across = 1 - (u / reach) * (u / reach);
       const drop = extra * across;
       const gapEnd = lipGap + drop;
-      if (v < drop + lipGap * 0.5 && v > lipGap * 0.5) {
-        // Inside the opened mouth; soft over two pixels at its edges.
-        const edge = Math.min(v - lipGap * 0.5, drop + lipGap * 0.5 - v) / 2;
-        const inside = Math.max(0, Math.min(1, edge));
-        // Sample the lips' own seam for what little shows through the soft edge.
-        const back = v - lipGap * 0.5;
+      if (v < gapEnd && drop > 0) {
+        // The opened mouth runs from the upper inner lip to the dropped lower one. The person's own picture
+        // there: their upper half-gap as it is, the lips' seam where the opening was inserted (for what
+        // little shows through its soft edge), their lower half-gap moved down with the jaw.
+        const back = v <= lipGap * 0.5 ? 0 : Math.min(drop, v - lipGap * 0.5);
         out[0] = px - back * nx;
         out[1] = py - back * ny;
-        out[2] = Math.min(1, Math.max(0, back / Math.max(1e-6, drop)));
+        out[2] = Math.min(1, Math.max(0, v / gapEnd));
         out[3] = Math.min(1, Math.max(0, 0.5 + u / (2 * halfWidth)));
-        return inside;
+        // Inside the inserted part, the actor's mouth; soft over two pixels at its edges.
+        const inserted = softEdge(Math.min(v - lipGap * 0.5, lipGap * 0.5 + drop - v));
+        // The person's own parted lips (their teeth in a smiling photo) give way to the actor's mouth as the
+        // actor opens past them: one row of teeth, not the photo's above the actor's.
+        const own = softEdge(Math.min(v, gapEnd - v)) * Math.min(1, drop / Math.max(MOUTH.minPixels, lipGap));
+        return Math.max(inserted, own);
       }
       if (v <= lipGap * 0.5) return 0;
       // Below the gap: shifted down by `drop` at the lip, fading to 0 beyond the chin.

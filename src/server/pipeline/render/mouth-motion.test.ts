@@ -1,0 +1,60 @@
+// The mouth warp on real faces: a woman whose photo shows her teeth (../shared/media/talking-woman.mp4 at
+// 1.1 s, grinning) as the person, the talking man at rest and opening wide as the actor.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
+import { type FaceEngine, type Frame, createHumanFaceEngine, mouthOpening } from '../face-engine';
+import { LOWER_LIP_CENTRE, UPPER_LIP_CENTRE } from './landmarks';
+import { type MouthSample, createMouthMotion } from './mouth-motion';
+
+const MEDIA = path.resolve(import.meta.dirname, '../../../../../shared/media');
+
+describe('createMouthMotion', () => {
+  let engine: FaceEngine;
+  let scratch: string;
+
+  /** The largest face's mesh in one frame of a shared clip, scaled to 480×480. */
+  async function meshAt(clip: string, seconds: number): Promise<number[][]> {
+    const file = path.join(scratch, `${clip}-${seconds}.rgb`);
+    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', path.join(MEDIA, `${clip}.mp4`), '-frames:v', '1', '-vf', 'scale=480:480', '-f', 'rawvideo', '-pix_fmt', 'rgb24', file], { timeout: 30_000 });
+    const frame: Frame = { data: await readFile(file), width: 480, height: 480 };
+    const faces = await engine.detect(frame, { mesh: true });
+    return [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0]!.landmarks!;
+  }
+
+  beforeAll(async () => {
+    engine = await createHumanFaceEngine({ maxFaces: 1 });
+    scratch = await mkdtemp(path.join(tmpdir(), 'familystar-mouth-'));
+  });
+  afterAll(async () => {
+    await engine?.close();
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('gives one mouth when the actor opens wide: the person’s own parted lips show the actor’s mouth, not their teeth above it', async () => {
+    const grin = await meshAt('talking-woman', 1.1);
+    const [actorRest, actorWide] = [await meshAt('talking-man', 0), await meshAt('talking-man', 4.7)];
+    expect(mouthOpening(actorWide) - mouthOpening(actorRest)).toBeGreaterThan(0.08);
+    const upper = grin[UPPER_LIP_CENTRE]!;
+    const lower = grin[LOWER_LIP_CENTRE]!;
+    const lipGap = Math.hypot(lower[0]! - upper[0]!, lower[1]! - upper[1]!);
+    expect(lipGap, 'her lips are parted in the photo').toBeGreaterThan(3);
+    // A point a quarter of the way down her own parted lips, mid-mouth: her upper teeth in the photo.
+    const [px, py] = [upper[0]! + 0.25 * (lower[0]! - upper[0]!), upper[1]! + 0.25 * (lower[1]! - upper[1]!)];
+    const out: MouthSample = [0, 0, 0, 0];
+
+    const motion = createMouthMotion({ landmarks: grin }, mouthOpening(grin));
+    motion.update(actorRest);
+    expect(motion.active).toBe(false);
+    expect(motion.source(px, py, out), 'at rest her own teeth show').toBe(0);
+
+    motion.update(actorWide);
+    expect(motion.active).toBe(true);
+    expect(motion.maxDrop).toBeGreaterThan(lipGap);
+    // Opened wide, the whole opening from her upper lip down is the actor's mouth, sampled near his upper lip.
+    expect(motion.source(px, py, out)).toBeGreaterThan(0.9);
+    expect(out[2]).toBeLessThan(0.3);
+  }, 60_000);
+});
