@@ -3,7 +3,7 @@
 // training took from their clips, checked to be the same person: jobs/render.ts) each have a mouth: closed,
 // smiling, open. Each frame the anchor gives the face, and the image whose mouth is nearest to what the
 // actor's mouth does (opened by how much, widened by how much) lends its mouth and jaw, so a laugh shows
-// the person's own laugh, teeth and all; the mouth warp (mouth-motion.ts) only adds what it lacks. Only
+// the person's own laugh, teeth and all; the mouth warp (mouth-motion.ts) opens or closes it the rest of the way. Only
 // the mouth: crops from clips look elsewhere, blink and squint, and eyes that jump between images were
 // the first thing seen on the review sheet (talking-man:woman-clip). A switch cross-fades over a few frames,
 // and an image must be clearly better before it replaces the one shown, so nothing flickers.
@@ -14,7 +14,10 @@ export const CHOICE = {
   /** How far apart two looks are: opening in shares of face height, width as a ratio, each over this scale. */
   openingScale: 0.03,
   widthScale: 0.08,
-  /** A mouth more open than the actor's cannot be closed by the warp: such a mismatch counts this much more. */
+  /**
+   * A mouth more open than the actor's is closed by the warp only by lifting the lower lip over what was
+   * between the lips, which a mouth of the right opening shows as it is: such a mismatch counts this much more.
+   */
   tooOpenWeight: 4,
   /** Another image replaces the shown one only when its distance is lower by this. */
   hysteresis: 0.6,

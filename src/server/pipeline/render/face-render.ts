@@ -4,7 +4,7 @@
 // before the voice stage replaces it). A library: files and options in, a report out, progress through
 // a callback; no HTTP, database or queue.
 import { rm } from 'node:fs/promises';
-import { type FaceEngine, createHumanFaceEngine, mouthOpening } from '../face-engine';
+import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
 import { createLightFollower } from './face-light';
 import { pasteFace, personToFrame } from './face-paste';
 import { createFaceChoice, eyeLender, mouthLook } from './face-choice';
@@ -123,10 +123,8 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   const replay = recorded && replayTracker(recorded);
   const tracker = replay ?? (await liveTracker(engine, mode));
   const recorder = options.actorTrack && !replay ? createTrackRecorder() : undefined;
-  // Per image of the person: its mouth and eyes follow the actor's (an image whose mouth is already open
-  // is opened only by what it lacks against the anchor's).
-  const restOpening = mouthOpening(person.landmarks);
-  const mouths = persons.map((each) => (options.mouth === false ? undefined : createMouthMotion(each, restOpening)));
+  // Per image of the person: its mouth (opened or closed from its own lips' gap) and eyes follow the actor's.
+  const mouths = persons.map((each) => (options.mouth === false ? undefined : createMouthMotion(each)));
   // An anchor whose eyes are shut borrows them from another image of the person (face-choice.ts eyeLender);
   // the eyes that show are the ones that follow the actor's.
   const eyesFrom = eyeLender(persons);

@@ -33,7 +33,7 @@ describe('createMouthMotion', () => {
     if (scratch) await rm(scratch, { recursive: true, force: true });
   });
 
-  it('gives one mouth when the actor opens wide: the person’s own parted lips show the actor’s mouth, not their teeth above it', async () => {
+  it('closes a smiling photo’s parted lips when the actor’s mouth is closed, and gives one mouth when he opens wide', async () => {
     const grin = await meshAt('talking-woman', 1.1);
     const [actorRest, actorWide] = [await meshAt('talking-man', 0), await meshAt('talking-man', 4.7)];
     expect(mouthOpening(actorWide) - mouthOpening(actorRest)).toBeGreaterThan(0.08);
@@ -45,10 +45,14 @@ describe('createMouthMotion', () => {
     const [px, py] = [upper[0]! + 0.25 * (lower[0]! - upper[0]!), upper[1]! + 0.25 * (lower[1]! - upper[1]!)];
     const out: MouthSample = [0, 0, 0, 0];
 
-    const motion = createMouthMotion({ landmarks: grin }, mouthOpening(grin));
+    const motion = createMouthMotion({ landmarks: grin });
     motion.update(actorRest);
-    expect(motion.active).toBe(false);
-    expect(motion.source(px, py, out), 'at rest her own teeth show').toBe(0);
+    // His mouth at rest closes her parted lips: her lower lip rises over her teeth, so the point a quarter
+    // down the gap now shows her lower lip (sampled from below), not her upper teeth.
+    expect(motion.active).toBe(true);
+    expect(motion.source(px, py, out)).toBe(0);
+    const down = (out[0] - px) * (lower[0]! - upper[0]!) / lipGap + (out[1] - py) * (lower[1]! - upper[1]!) / lipGap;
+    expect(down).toBeGreaterThan(0.6 * lipGap);
 
     motion.update(actorWide);
     expect(motion.active).toBe(true);

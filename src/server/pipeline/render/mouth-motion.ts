@@ -1,12 +1,14 @@
 // The actor's mouth movement carried onto the pasted photo: a local warp of the person's lower lip and
 // jaw, in the person's picture, driven by how much more open the actor's mouth is in this frame than at
-// rest (the smallest opening seen so far). The lower lip moves down by that amount (scaled to the
-// person's face), the skin between it and the chin stretches, and the gap between the lips shows the
-// actor's own mouth (face-paste.ts): the person's own parted lips too, once the actor opens past them, so a
-// smiling photo's teeth never show above the actor's (one mouth, not two). The person's own face shape
-// is untouched elsewhere.
+// rest (the smallest opening seen so far). The person's mouth is opened or closed to that opening (scaled
+// to the person's face), measured from their lips meeting: a photo with parted lips (a smile showing
+// teeth, the most common photo of a child) closes when the actor's mouth closes, its lower lip rising
+// over the teeth column by column by that column's own gap. Opened past the photo's own gap, the
+// lower lip moves down, the skin between it and the chin stretches, and the gap between the lips shows the
+// actor's own mouth (face-paste.ts): the person's own parted lips too, so a smiling photo's teeth never
+// show above the actor's (one mouth, not two). The person's own face shape is untouched elsewhere.
 import { mouthOpening } from '../face-engine';
-import { CHIN, FOREHEAD, LOWER_LIP_CENTRE, MOUTH_CORNERS, UPPER_LIP_CENTRE } from './landmarks';
+import { CHIN, FOREHEAD, LOWER_INNER_LIP, LOWER_LIP_CENTRE, MOUTH_CORNERS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, pick } from './landmarks';
 import type { PersonFace } from './person-face';
 
 export const MOUTH = {
@@ -16,6 +18,14 @@ export const MOUTH = {
   widthFactor: 1.25,
   /** This many person pixels of opening are ignored (the mesh's noise at rest). */
   minPixels: 1.5,
+  /**
+   * A gap between the inner lips up to this many person pixels (of a face PERSON_FACE.faceSide high) is a
+   * closed mouth: the mesh reads 0-2.5 on closed lips (the talking clips at rest), 7-27 on smiles showing
+   * teeth (face-api's demo photos, the NASA portrait).
+   */
+  closedPixels: 3,
+  /** Closed lips overlap by this share of each column's gap (teeth showed as a white seam without it). */
+  closeOverlap: 0.15,
   /** The lower lip drops at most this share of the way from the lips to the chin. */
   maxDropShare: 0.45,
   /** The jaw's shift fades out at this many times the lips-to-chin depth (beyond the chin: outside the mask). */
@@ -23,7 +33,7 @@ export const MOUTH = {
 } as const;
 
 export interface MouthMotion {
-  /** Whether this frame moves the mouth at all. */
+  /** Whether this frame moves the mouth at all (opens it further, or closes a photo's parted lips). */
   readonly active: boolean;
   /** Sets this frame's opening from the actor's mesh. */
   update(actorLandmarks: number[][]): void;
@@ -48,11 +58,7 @@ const softEdge = (inside: number) => Math.max(0, Math.min(1, inside / 2));
 /** See MouthMotion.source. */
 export type MouthSample = [number, number, number, number];
 
-/**
- * `restOpening`: the opening of the person's resting mouth (the anchor image's: face-choice.ts); an image
- * whose own mouth is already open that much further is dropped only by what it lacks.
- */
-export function createMouthMotion(person: Pick<PersonFace, 'landmarks'>, restOpening = mouthOpening(person.landmarks)): MouthMotion {
+export function createMouthMotion(person: Pick<PersonFace, 'landmarks'>): MouthMotion {
   const lm = person.landmarks;
   const [left, right] = MOUTH_CORNERS.map((i) => lm[i]!);
   const upper = lm[UPPER_LIP_CENTRE]!;
@@ -75,7 +81,21 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'>, restOpe
   // The jaw below moves with the lower lip and fades out beyond the chin (outside the mask, where the
   // actor's own jaw has dropped too).
   const fadeEnd = chinDepth * MOUTH.fadeBeyondChin;
-  const ownOpen = Math.max(0, mouthOpening(lm) - restOpening) * faceHeight;
+  // The photo's own opening beyond closed lips: what the actor's opening is measured against.
+  const ownGap = Math.max(0, lipGap - MOUTH.closedPixels);
+  // Each column's gap between the inner lips (u across the mouth, 0 at its middle): a smile's gap narrows
+  // towards the corners, and closing must not lift the lower lip past the upper one there.
+  const toMouth = ([x, y]: [number, number]) => [(x - ox) * ax + (y - oy) * ay, (x - ox) * nx + (y - oy) * ny] as const;
+  // The outer corners close both curves: the mesh's inner corners can fall short of a wide smile's.
+  const upperInner = pick(lm, [...MOUTH_CORNERS, ...UPPER_INNER_LIP]).map(toMouth).sort((a, b) => a[0] - b[0]);
+  const lowerInner = pick(lm, [...MOUTH_CORNERS, ...LOWER_INNER_LIP]).map(toMouth).sort((a, b) => a[0] - b[0]);
+  const curveAt = (curve: (readonly [number, number])[], u: number) => {
+    if (u <= curve[0]![0] || u >= curve[curve.length - 1]![0]) return undefined;
+    let i = 0;
+    while (curve[i + 1]![0] < u) i++;
+    const [[u0, v0], [u1, v1]] = [curve[i]!, curve[i + 1]!];
+    return v0 + ((u - u0) / Math.max(1e-6, u1 - u0)) * (v1 - v0);
+  };
   let rest = Infinity;
   let open = 0;
   let extra = 0;
@@ -90,7 +110,7 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'>, restOpe
 
   return {
     get active() {
-      return extra > 0;
+      return extra !== 0;
     },
     maxDrop,
     bounds,
@@ -101,14 +121,33 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'>, restOpe
       const now = mouthOpening(actorLandmarks);
       rest = Math.min(rest, now);
       open = now - rest;
-      extra = Math.min(maxDrop, Math.max(0, open * faceHeight * MOUTH.gain - MOUTH.minPixels - ownOpen));
+      // The opening wanted beyond closed lips, against the photo's own: negative closes its parted lips.
+      const wanted = Math.max(0, open * faceHeight * MOUTH.gain - MOUTH.minPixels);
+      extra = Math.min(maxDrop, Math.max(-ownGap, wanted - ownGap));
     },
     source(px, py, out) {
       const u = (px - ox) * ax + (py - oy) * ay;
       const v = (px - ox) * nx + (py - oy) * ny;
       out[0] = px;
       out[1] = py;
-      if (v <= 0 || v >= fadeEnd || u <= -reach || u >= reach) return 0;
+      if (v >= fadeEnd || u <= -reach || u >= reach) return 0;
+      if (extra < 0) {
+        // Closing: this column's lower lip rises by the closing's share of its own gap (all of it when the
+        // actor's lips meet: a seam left open showed the teeth as a white line), and the skin below with it,
+        // fading out beyond the chin; above it the photo stays as it is.
+        const top = curveAt(upperInner, u);
+        const bottom = curveAt(lowerInner, u);
+        if (top === undefined || bottom === undefined) return 0;
+        // A little past the upper lip's inner edge: on a toothy smile the mesh draws it a pixel or two low.
+        const rise = (-extra / ownGap) * Math.max(0, bottom - top) * (1 + MOUTH.closeOverlap);
+        const from = bottom - rise;
+        if (rise <= 0 || v < from) return 0;
+        const shift = rise * Math.max(0, Math.min(1, (fadeEnd - v) / Math.max(1, fadeEnd - from)));
+        out[0] = px + shift * nx;
+        out[1] = py + shift * ny;
+        return 0;
+      }
+      if (v <= 0) return 0;
       const across = 1 - (u / reach) * (u / reach);
       const drop = extra * across;
       const gapEnd = lipGap + drop;
