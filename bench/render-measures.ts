@@ -3,15 +3,15 @@
 // Each is taken the same way on the template and on the output, so the output is judged against its
 // own template (lighting, compression and camera are the same in both).
 import type { Frame, HeadPose } from '../src/server/pipeline/face-engine';
-import { CHIN, FACE_OVAL, FOREHEAD, type Point, pick } from '../src/server/pipeline/render/landmarks';
+import { CHIN, FACE_OVAL, FOREHEAD, OUTER_LIPS, type Point, pick } from '../src/server/pipeline/render/landmarks';
 
 // Contours of the 468-point mesh (MediaPipe's FACEMESH_* edge lists, put in order round each shape).
-// Here rather than in src/: only the bench cuts the eyes, brows and lips out of the face.
+// Here rather than in src/: only the bench cuts the eyes and brows out of the face (the lips' outline is
+// landmarks.ts OUTER_LIPS, which the render uses too).
 const RIGHT_EYE = [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246] as const;
 const LEFT_EYE = [263, 249, 390, 373, 374, 380, 381, 382, 362, 398, 384, 385, 386, 387, 388, 466] as const;
 const RIGHT_BROW = [46, 53, 52, 65, 55, 107, 66, 105, 63, 70] as const;
 const LEFT_BROW = [276, 283, 282, 295, 285, 336, 296, 334, 293, 300] as const;
-const OUTER_LIPS = [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 409, 270, 269, 267, 0, 37, 39, 40, 185] as const;
 
 export const SKIN = {
   /**

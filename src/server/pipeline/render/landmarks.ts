@@ -18,8 +18,12 @@ export const RIGHT_EYE_CORNERS = [362, 263] as const;
 export const UPPER_INNER_LIP = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308] as const;
 export const LOWER_INNER_LIP = [78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308] as const;
 export const MOUTH_CORNERS = [61, 291] as const;
+/** The lips' outer outline, round the mouth. */
+export const OUTER_LIPS = [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 409, 270, 269, 267, 0, 37, 39, 40, 185] as const;
 export const UPPER_LIP_CENTRE = 13;
 export const LOWER_LIP_CENTRE = 14;
+/** The lower lip's outer edge, mid-mouth. */
+export const LOWER_LIP_OUTER = 17;
 export const CHIN = 152;
 /** The top of the nose between the eyes. */
 export const BETWEEN_EYES = 168;

@@ -1,15 +1,19 @@
 // The mouth warp on real faces: a woman whose photo shows her teeth (../shared/media/talking-woman.mp4 at
-// 1.1 s, grinning) as the person, the talking man at rest and opening wide as the actor.
+// 1.1 s, grinning) and face-api's demo photos of smiles showing teeth as the person, the talking man at
+// rest and opening wide as the actor.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { type FaceEngine, type Frame, createHumanFaceEngine, mouthOpening } from '../face-engine';
-import { LOWER_LIP_CENTRE, UPPER_LIP_CENTRE } from './landmarks';
+import { OUTER_LIPS, LOWER_INNER_LIP, LOWER_LIP_CENTRE, UPPER_INNER_LIP, UPPER_LIP_CENTRE, pick } from './landmarks';
 import { type MouthSample, createMouthMotion } from './mouth-motion';
+import { loadPersonFace } from './person-face';
 
 const MEDIA = path.resolve(import.meta.dirname, '../../../../../shared/media');
+const SAMPLES = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
 
 describe('createMouthMotion', () => {
   let engine: FaceEngine;
@@ -60,5 +64,39 @@ describe('createMouthMotion', () => {
     // Opened wide, the whole opening from her upper lip down is the actor's mouth, sampled near his upper lip.
     expect(motion.source(px, py, out)).toBeGreaterThan(0.9);
     expect(out[2]).toBeLessThan(0.3);
+  }, 60_000);
+
+  it('closes a smile showing teeth from the photos parents take: nothing between the photo’s parted lips shows', async () => {
+    const actorRest = await meshAt('talking-man', 0);
+    for (const name of ['sample3', 'sample6', 'sample5']) {
+      const person = await loadPersonFace(engine, path.join(SAMPLES, `${name}.jpg`), { eyes: false });
+      const lm = person.landmarks;
+      const inPolygon = (polygon: [number, number][], x: number, y: number) => {
+        let odd = false;
+        for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+          const [xi, yi] = polygon[i]!;
+          const [xj, yj] = polygon[j]!;
+          if (yi > y !== yj > y && x < xi + ((y - yi) / (yj - yi)) * (xj - xi)) odd = !odd;
+        }
+        return odd;
+      };
+      // Between the inner lips (the teeth), and the whole mouth with its lips.
+      const gap = [...pick(lm, UPPER_INNER_LIP), ...pick(lm, LOWER_INNER_LIP).reverse()];
+      const lips = pick(lm, OUTER_LIPS);
+      const motion = createMouthMotion(person);
+      motion.update(actorRest);
+      const out: MouthSample = [0, 0, 0, 0];
+      let [before, after] = [0, 0];
+      for (let y = 0; y < person.height; y++) {
+        for (let x = 0; x < person.width; x++) {
+          if (!inPolygon(lips, x + 0.5, y + 0.5)) continue;
+          if (inPolygon(gap, x + 0.5, y + 0.5)) before++;
+          motion.source(x + 0.5, y + 0.5, out);
+          if (inPolygon(gap, out[0], out[1])) after++;
+        }
+      }
+      expect(before, `${name}: the photo's lips are parted`).toBeGreaterThan(200);
+      expect(after, `${name}: what still shows of the gap once closed (of ${before})`).toBeLessThan(0.1 * before);
+    }
   }, 60_000);
 });

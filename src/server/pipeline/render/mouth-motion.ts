@@ -8,7 +8,7 @@
 // actor's own mouth (face-paste.ts): the person's own parted lips too, so a smiling photo's teeth never
 // show above the actor's (one mouth, not two). The person's own face shape is untouched elsewhere.
 import { mouthOpening } from '../face-engine';
-import { CHIN, FOREHEAD, LOWER_INNER_LIP, LOWER_LIP_CENTRE, MOUTH_CORNERS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, pick } from './landmarks';
+import { CHIN, FOREHEAD, LOWER_INNER_LIP, LOWER_LIP_CENTRE, LOWER_LIP_OUTER, MOUTH_CORNERS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, pick } from './landmarks';
 import type { PersonFace } from './person-face';
 
 export const MOUTH = {
@@ -26,6 +26,10 @@ export const MOUTH = {
   closedPixels: 3,
   /** Closed lips overlap by this share of each column's gap (teeth showed as a white seam without it). */
   closeOverlap: 0.15,
+  /** A pixel below the lower inner lip is a tooth while it is lighter than the lower lip by this much (Y)… */
+  teethLighter: 5,
+  /** …and less red by this much (V). */
+  teethLessRed: 2,
   /** The lower lip drops at most this share of the way from the lips to the chin. */
   maxDropShare: 0.45,
   /** The jaw's shift fades out at this many times the lips-to-chin depth (beyond the chin: outside the mask). */
@@ -58,7 +62,11 @@ const softEdge = (inside: number) => Math.max(0, Math.min(1, inside / 2));
 /** See MouthMotion.source. */
 export type MouthSample = [number, number, number, number];
 
-export function createMouthMotion(person: Pick<PersonFace, 'landmarks'>): MouthMotion {
+/**
+ * `person`: the image's mesh and, when given, its picture (Y and V), in which the lower teeth that the mesh
+ * leaves below its lower inner lip are found, so that closing covers them too (teethBelow).
+ */
+export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>): MouthMotion {
   const lm = person.landmarks;
   const [left, right] = MOUTH_CORNERS.map((i) => lm[i]!);
   const upper = lm[UPPER_LIP_CENTRE]!;
@@ -96,11 +104,15 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'>): MouthM
     const [[u0, v0], [u1, v1]] = [curve[i]!, curve[i + 1]!];
     return v0 + ((u - u0) / Math.max(1e-6, u1 - u0)) * (v1 - v0);
   };
+  const below = teethBelow(person, (u, v) => [ox + u * ax + v * nx, oy + u * ay + v * ny], halfWidth, (u) => curveAt(lowerInner, u), lm);
   let rest = Infinity;
   let open = 0;
   let extra = 0;
-  // The region `source` moves: u in (−reach, reach), v in (0, fadeEnd); its corners' box and a pixel more.
-  const corners = [[-reach, 0], [reach, 0], [-reach, fadeEnd], [reach, fadeEnd]].map(([u, v]) => [ox + u! * ax + v! * nx, oy + u! * ay + v! * ny]);
+  // The region `source` moves: u in (−reach, reach), v in (top, fadeEnd), where top is 0 (the upper lip's
+  // inner edge mid-mouth) or, closing, the highest point of the lower inner lip (a smile's corners curve
+  // up above it); its corners' box and a pixel more.
+  const top = Math.min(0, ...lowerInner.map(([, v]) => v));
+  const corners = [[-reach, top], [reach, top], [-reach, fadeEnd], [reach, fadeEnd]].map(([u, v]) => [ox + u! * ax + v! * nx, oy + u! * ay + v! * ny]);
   const bounds = Float64Array.from([
     Math.min(...corners.map(([x]) => x!)) - 1,
     Math.min(...corners.map(([, y]) => y!)) - 1,
@@ -135,11 +147,13 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'>): MouthM
         // Closing: this column's lower lip rises by the closing's share of its own gap (all of it when the
         // actor's lips meet: a seam left open showed the teeth as a white line), and the skin below with it,
         // fading out beyond the chin; above it the photo stays as it is.
-        const top = curveAt(upperInner, u);
-        const bottom = curveAt(lowerInner, u);
-        if (top === undefined || bottom === undefined) return 0;
+        const upperEdge = curveAt(upperInner, u);
+        const lowerEdge = curveAt(lowerInner, u);
+        if (upperEdge === undefined || lowerEdge === undefined) return 0;
+        // The teeth below the mesh's lower lip, no deeper than the column's own gap (none at the corners).
+        const bottom = lowerEdge + Math.min(below(u), Math.max(0, lowerEdge - upperEdge));
         // A little past the upper lip's inner edge: on a toothy smile the mesh draws it a pixel or two low.
-        const rise = (-extra / ownGap) * Math.max(0, bottom - top) * (1 + MOUTH.closeOverlap);
+        const rise = (-extra / ownGap) * Math.max(0, bottom - upperEdge) * (1 + MOUTH.closeOverlap);
         const from = bottom - rise;
         if (rise <= 0 || v < from) return 0;
         const shift = rise * Math.max(0, Math.min(1, (fadeEnd - v) / Math.max(1, fadeEnd - from)));
@@ -175,5 +189,60 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'>): MouthM
       out[1] = py - shift * ny;
       return 0;
     },
+  };
+}
+
+/**
+ * How far below the mesh's lower inner lip the lower teeth reach, per column u across the mouth (person
+ * pixels; 0 without the picture): on a wide smile the mesh draws that lip along the lower teeth's top edge
+ * (face-api's sample3: 7 pixels of teeth below it in a 320-pixel face), and a mouth closed from there kept
+ * them as a white seam. Teeth are lighter and less red than the lower lip, whose colour is taken at the
+ * middle of the lower lip (between its inner and outer edges); the search goes no further than that middle.
+ */
+function teethBelow(
+  person: Pick<PersonFace, 'landmarks'> & Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>,
+  toPicture: (u: number, v: number) => [number, number],
+  halfWidth: number,
+  lowerEdgeAt: (u: number) => number | undefined,
+  lm: number[][],
+): (u: number) => number {
+  const { y, v: chroma, width, height } = person;
+  if (!y || !chroma || !width || !height) return () => 0;
+  const at = (plane: Float32Array, [x, yy]: [number, number]) => plane[Math.min(height - 1, Math.max(0, Math.round(yy - 0.5))) * width + Math.min(width - 1, Math.max(0, Math.round(x - 0.5)))]!;
+  const inner = lm[LOWER_LIP_CENTRE]!;
+  const outer = lm[LOWER_LIP_OUTER]!;
+  const lipMiddle: [number, number] = [(inner[0]! + outer[0]!) / 2, (inner[1]! + outer[1]!) / 2];
+  const lipDepth = Math.hypot(outer[0]! - inner[0]!, outer[1]! - inner[1]!) / 2;
+  const lipY = at(y, lipMiddle);
+  const lipV = at(chroma, lipMiddle);
+  const columns = Math.max(2, Math.ceil(2 * halfWidth));
+  const depths = new Float32Array(columns + 1);
+  for (let c = 0; c <= columns; c++) {
+    const u = -halfWidth + (2 * halfWidth * c) / columns;
+    const edge = lowerEdgeAt(u);
+    if (edge === undefined) continue;
+    let depth = 0;
+    while (depth < lipDepth) {
+      const point = toPicture(u, edge + depth + 0.5);
+      if (!(at(y, point) > lipY + MOUTH.teethLighter && at(chroma, point) < lipV - MOUTH.teethLessRed)) break;
+      depth++;
+    }
+    depths[c] = depth;
+  }
+  // One column's search strays (a glint on the lip, a dark gap between teeth): the median over a fifth of
+  // the mouth's width…
+  const window = Math.max(1, Math.round(columns / 10));
+  const median = Float32Array.from(depths, (_, c) => {
+    const around = Array.from(depths.subarray(Math.max(0, c - window), Math.min(columns + 1, c + window + 1))).sort((a, b) => a - b);
+    return around[around.length >> 1]!;
+  });
+  // …then averaged over the same window: a step between two columns showed as a line down the chin.
+  const smooth = Float32Array.from(median, (_, c) => {
+    const around = median.subarray(Math.max(0, c - window), Math.min(columns + 1, c + window + 1));
+    return around.reduce((sum, d) => sum + d, 0) / around.length;
+  });
+  return (u) => {
+    const c = Math.round(((u + halfWidth) / (2 * halfWidth)) * columns);
+    return c < 0 || c > columns ? 0 : smooth[c]!;
   };
 }

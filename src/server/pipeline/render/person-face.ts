@@ -8,7 +8,7 @@ import type { FaceEngine } from '../face-engine';
 import { eyeOpening } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
-import { FACE_OVAL, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, pick } from './landmarks';
+import { FACE_OVAL, OUTER_LIPS, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, pick } from './landmarks';
 import { rgbToYuvPlanes, sampleBilinear } from './yuv';
 
 export interface PersonFace {
@@ -233,7 +233,7 @@ const FEATURES = [
   [70, 63, 105, 66, 107, 55, 65, 52, 53, 46, ...EYE_CONTOURS[0]],
   [336, 296, 334, 293, 300, 276, 283, 282, 295, 285, ...EYE_CONTOURS[1]],
   [168, 6, 197, 195, 5, 4, 1, 19, 94, 2, 98, 97, 326, 327, 129, 358, 64, 294],
-  [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 409, 270, 269, 267, 0, 37, 39, 40, 185],
+  OUTER_LIPS,
 ] as const;
 
 /** U and V of a grey (no tint). */
