@@ -52,6 +52,19 @@ describe('createFaceChoice', () => {
     expect(choice.framesShown.every((count) => count > 0)).toBe(true);
   });
 
+  it('shows an image whose lips meet when the actor’s mouth is closed, though the anchor is a smile showing teeth', () => {
+    const smiling: MouthLook[] = [
+      { opening: 0.06, width: 0.75 }, // the anchor: a smile showing teeth
+      { opening: 0.006, width: 0.65 }, // the same person with closed lips
+    ];
+    const choice = createFaceChoice(smiling, 1.5);
+    for (let i = 0; i < CHOICE.fadeFrames + 2; i++) choice.update(mesh(0.005, 0.6));
+    expect(choice.shown).toEqual([{ index: 1, opacity: 1 }]);
+    // The actor opens 0.04 above rest (0.06 on the person) and widens: the smile again.
+    for (let i = 0; i < CHOICE.fadeFrames + 2; i++) choice.update(mesh(0.045, 0.75));
+    expect(choice.shown).toEqual([{ index: 0, opacity: 1 }]);
+  });
+
   it('fades in steps, never jumps, and does not flicker on a mouth between two images', () => {
     const choice = createFaceChoice(looks, 1.5);
     choice.update(mesh(0.005, 0.6));

@@ -23,6 +23,11 @@ export const CHOICE = {
   hysteresis: 0.6,
   /** Frames a switch takes to cross-fade. */
   fadeFrames: 6,
+  /**
+   * A mouth this open (share of face height) or less has its lips meeting: the mesh reads 0.001-0.009 on
+   * closed mouths (the talking clips at rest, face-api's sample2), 0.024-0.082 on smiles showing teeth.
+   */
+  closedOpening: 0.01,
   /** The actor's resting mouth width follows slowly (share of each near-closed frame mixed in). */
   restSmoothing: 0.05,
 } as const;
@@ -58,6 +63,7 @@ export interface FaceChoice {
  */
 export function createFaceChoice(looks: MouthLook[], mouthGain: number): FaceChoice {
   const anchor = looks[0]!;
+  const restLook = Math.min(anchor.opening, CHOICE.closedOpening);
   let current = 0;
   let previous = 0;
   let fade: number = CHOICE.fadeFrames;
@@ -82,9 +88,10 @@ export function createFaceChoice(looks: MouthLook[], mouthGain: number): FaceCho
       restOpening = Math.min(restOpening, actor.opening);
       if (restWidth === 0) restWidth = actor.width;
       if (actor.opening - restOpening < 0.01) restWidth += CHOICE.restSmoothing * (actor.width - restWidth);
-      // What the person's mouth should do: the actor's opening above rest (as the warp gives it), and the
-      // actor's widening applied to the anchor's width.
-      const target = { opening: anchor.opening + (actor.opening - restOpening) * mouthGain, width: anchor.width * (actor.width / restWidth) };
+      // What the person's mouth should do: the actor's opening above rest (as the warp gives it) from lips
+      // that meet (the warp closes an anchor's parted lips at the actor's rest, so an image whose lips meet
+      // is the better match there), and the actor's widening applied to the anchor's width.
+      const target = { opening: restLook + (actor.opening - restOpening) * mouthGain, width: anchor.width * (actor.width / restWidth) };
       let best = current;
       let bestDistance = Infinity;
       looks.forEach((look, i) => {
