@@ -104,7 +104,7 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
     const [[u0, v0], [u1, v1]] = [curve[i]!, curve[i + 1]!];
     return v0 + ((u - u0) / Math.max(1e-6, u1 - u0)) * (v1 - v0);
   };
-  const below = teethBelow(person, (u, v) => [ox + u * ax + v * nx, oy + u * ay + v * ny], halfWidth, (u) => curveAt(lowerInner, u), lm);
+  const below = teethBelow(person, (u, v) => [ox + u * ax + v * nx, oy + u * ay + v * ny], halfWidth, (u) => curveAt(lowerInner, u));
   let rest = Infinity;
   let open = 0;
   let extra = 0;
@@ -204,9 +204,8 @@ function teethBelow(
   toPicture: (u: number, v: number) => [number, number],
   halfWidth: number,
   lowerEdgeAt: (u: number) => number | undefined,
-  lm: number[][],
 ): (u: number) => number {
-  const { y, v: chroma, width, height } = person;
+  const { landmarks: lm, y, v: chroma, width, height } = person;
   if (!y || !chroma || !width || !height) return () => 0;
   const at = (plane: Float32Array, [x, yy]: [number, number]) => plane[Math.min(height - 1, Math.max(0, Math.round(yy - 0.5))) * width + Math.min(width - 1, Math.max(0, Math.round(x - 0.5)))]!;
   const inner = lm[LOWER_LIP_CENTRE]!;
