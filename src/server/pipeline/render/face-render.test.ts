@@ -14,7 +14,7 @@ import { PORTRAIT } from '../../testing/media-fixtures';
 import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../face-engine';
 import { actorTrackFile } from './actor-track';
 import { mouthLook } from './face-choice';
-import { LOWER_INNER_LIP, UPPER_INNER_LIP, pick } from './landmarks';
+import { LOWER_INNER_LIP, UPPER_INNER_LIP, insidePolygon, pick } from './landmarks';
 import { renderFace, type RenderReport } from './face-render';
 import { probeTemplate } from './video-pipes';
 
@@ -201,17 +201,8 @@ describe('renderFace', () => {
     const mouthOf = async (frame: Frame) => {
       const face = largest(await engine.detect(frame, { mesh: true }))!;
       const lips = [...pick(face.landmarks!, UPPER_INNER_LIP), ...pick(face.landmarks!, LOWER_INNER_LIP).reverse()];
-      const inside = (x: number, y: number) => {
-        let odd = false;
-        for (let i = 0, j = lips.length - 1; i < lips.length; j = i++) {
-          const [xi, yi] = lips[i]!;
-          const [xj, yj] = lips[j]!;
-          if (yi > y !== yj > y && x < xi + ((y - yi) / (yj - yi)) * (xj - xi)) odd = !odd;
-        }
-        return odd;
-      };
       const rgb: number[][] = [];
-      for (let y = 0; y < frame.height; y++) for (let x = 0; x < frame.width; x++) if (inside(x + 0.5, y + 0.5)) rgb.push([...frame.data.subarray((y * frame.width + x) * 3, (y * frame.width + x) * 3 + 3)]);
+      for (let y = 0; y < frame.height; y++) for (let x = 0; x < frame.width; x++) if (insidePolygon(lips, x + 0.5, y + 0.5)) rgb.push([...frame.data.subarray((y * frame.width + x) * 3, (y * frame.width + x) * 3 + 3)]);
       const mean = [0, 1, 2].map((c) => rgb.reduce((sum, p) => sum + p[c]!, 0) / rgb.length);
       const luma = rgb.map(([r, g, b]) => 0.299 * r! + 0.587 * g! + 0.114 * b!);
       const lumaMean = luma.reduce((sum, v) => sum + v, 0) / luma.length;

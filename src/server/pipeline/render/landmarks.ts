@@ -81,3 +81,14 @@ export function composeSimilarity(first: Similarity, second: Similarity): Simila
 export const scaleOf = (t: Similarity) => Math.hypot(t.a, t.b);
 
 export const pick = (landmarks: number[][], indices: readonly number[]): Point[] => indices.map((i) => [landmarks[i]![0]!, landmarks[i]![1]!]);
+
+/** Whether (x, y) lies inside the polygon (even-odd rule). */
+export function insidePolygon(polygon: readonly Point[], x: number, y: number): boolean {
+  let odd = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const [xi, yi] = polygon[i]!;
+    const [xj, yj] = polygon[j]!;
+    if (yi > y !== yj > y && x < xi + ((y - yi) / (yj - yi)) * (xj - xi)) odd = !odd;
+  }
+  return odd;
+}

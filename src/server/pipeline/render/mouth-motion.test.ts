@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { type FaceEngine, type Frame, createHumanFaceEngine, mouthOpening } from '../face-engine';
-import { OUTER_LIPS, LOWER_INNER_LIP, LOWER_LIP_CENTRE, UPPER_INNER_LIP, UPPER_LIP_CENTRE, pick } from './landmarks';
+import { LOWER_INNER_LIP, LOWER_LIP_CENTRE, OUTER_LIPS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, insidePolygon, pick } from './landmarks';
 import { type MouthSample, createMouthMotion } from './mouth-motion';
 import { loadPersonFace } from './person-face';
 
@@ -71,15 +71,6 @@ describe('createMouthMotion', () => {
     for (const name of ['sample3', 'sample6', 'sample5']) {
       const person = await loadPersonFace(engine, path.join(SAMPLES, `${name}.jpg`), { eyes: false });
       const lm = person.landmarks;
-      const inPolygon = (polygon: [number, number][], x: number, y: number) => {
-        let odd = false;
-        for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-          const [xi, yi] = polygon[i]!;
-          const [xj, yj] = polygon[j]!;
-          if (yi > y !== yj > y && x < xi + ((y - yi) / (yj - yi)) * (xj - xi)) odd = !odd;
-        }
-        return odd;
-      };
       // Between the inner lips (the teeth), and the whole mouth with its lips.
       const gap = [...pick(lm, UPPER_INNER_LIP), ...pick(lm, LOWER_INNER_LIP).reverse()];
       const lips = pick(lm, OUTER_LIPS);
@@ -89,10 +80,10 @@ describe('createMouthMotion', () => {
       let [before, after] = [0, 0];
       for (let y = 0; y < person.height; y++) {
         for (let x = 0; x < person.width; x++) {
-          if (!inPolygon(lips, x + 0.5, y + 0.5)) continue;
-          if (inPolygon(gap, x + 0.5, y + 0.5)) before++;
+          if (!insidePolygon(lips, x + 0.5, y + 0.5)) continue;
+          if (insidePolygon(gap, x + 0.5, y + 0.5)) before++;
           motion.source(x + 0.5, y + 0.5, out);
-          if (inPolygon(gap, out[0], out[1])) after++;
+          if (insidePolygon(gap, out[0], out[1])) after++;
         }
       }
       expect(before, `${name}: the photo's lips are parted`).toBeGreaterThan(200);
