@@ -9,6 +9,7 @@
 // and an image must be clearly better before it replaces the one shown, so nothing flickers.
 import { mouthOpening } from '../face-engine';
 import { LEFT_EYE_CORNERS, MOUTH_CORNERS, RIGHT_EYE_CORNERS } from './landmarks';
+import { MOUTH } from './mouth-motion';
 
 export const CHOICE = {
   /** How far apart two looks are: opening in shares of face height, width as a ratio, each over this scale. */
@@ -23,11 +24,6 @@ export const CHOICE = {
   hysteresis: 0.6,
   /** Frames a switch takes to cross-fade. */
   fadeFrames: 6,
-  /**
-   * A mouth this open (share of face height) or less has its lips meeting: the mesh reads 0.001-0.009 on
-   * closed mouths (the talking clips at rest, face-api's sample2), 0.024-0.082 on smiles showing teeth.
-   */
-  closedOpening: 0.01,
   /** The actor's resting mouth width follows slowly (share of each near-closed frame mixed in). */
   restSmoothing: 0.05,
 } as const;
@@ -63,7 +59,7 @@ export interface FaceChoice {
  */
 export function createFaceChoice(looks: MouthLook[], mouthGain: number): FaceChoice {
   const anchor = looks[0]!;
-  const restLook = Math.min(anchor.opening, CHOICE.closedOpening);
+  const restLook = Math.min(anchor.opening, MOUTH.closedOpening);
   let current = 0;
   let previous = 0;
   let fade: number = CHOICE.fadeFrames;

@@ -19,11 +19,12 @@ export const MOUTH = {
   /** This many person pixels of opening are ignored (the mesh's noise at rest). */
   minPixels: 1.5,
   /**
-   * A gap between the inner lips up to this many person pixels (of a face PERSON_FACE.faceSide high) is a
-   * closed mouth: the mesh reads 0-2.5 on closed lips (the talking clips at rest), 7-27 on smiles showing
-   * teeth (face-api's demo photos, the NASA portrait).
+   * A gap between the inner lips up to this share of the face's height (forehead to chin) is a closed
+   * mouth: the mesh reads 0.001-0.009 on closed lips (the talking clips at rest, face-api's sample2),
+   * 0.024-0.082 on smiles showing teeth (face-api's demo photos, the NASA portrait). face-choice.ts wants
+   * such a mouth at the actor's rest.
    */
-  closedPixels: 3,
+  closedOpening: 0.01,
   /** Closed lips overlap by this share of each column's gap (teeth showed as a white seam without it). */
   closeOverlap: 0.15,
   /** A pixel below the lower inner lip is a tooth while it is lighter than the lower lip by this much (Y)… */
@@ -90,7 +91,7 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
   // actor's own jaw has dropped too).
   const fadeEnd = chinDepth * MOUTH.fadeBeyondChin;
   // The photo's own opening beyond closed lips: what the actor's opening is measured against.
-  const ownGap = Math.max(0, lipGap - MOUTH.closedPixels);
+  const ownGap = Math.max(0, lipGap - MOUTH.closedOpening * faceHeight);
   // Each column's gap between the inner lips (u across the mouth, 0 at its middle): a smile's gap narrows
   // towards the corners, and closing must not lift the lower lip past the upper one there.
   const toMouth = ([x, y]: [number, number]) => [(x - ox) * ax + (y - oy) * ay, (x - ox) * nx + (y - oy) * ny] as const;
