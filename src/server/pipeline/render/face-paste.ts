@@ -1,11 +1,13 @@
 // Puts the person's face on the actor's: the person's photo aligned to the actor's face by a similarity
 // transform on stable points (eyes, nose, mouth corners), the whole face from jaw to forehead under a
 // feathered mask, lit as the actor's face is in this frame (face-light.ts: the photo's own light out, the
-// actor's in). The person keeps their own face shape and outline (what recognisers weigh most); the actor
-// gives position, size, roll, light, and what shows inside an open mouth (their real teeth and tongue).
+// actor's in). The person keeps their own face shape and outline (what recognisers weigh most): the frame
+// round the actor's face is first moved so that the actor's outline is the person's (face-shape.ts). The
+// actor gives position, size, roll, light, and what shows inside an open mouth (their real teeth and tongue).
 // Works in place on the yuv420p frame: luma at full resolution, chroma at half.
-import { ALIGNMENT_POINTS, LOWER_INNER_LIP, type Similarity, UPPER_INNER_LIP, applySimilarity, composeSimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
+import { ALIGNMENT_POINTS, FACE_OVAL, LOWER_INNER_LIP, type Similarity, UPPER_INNER_LIP, applySimilarity, composeSimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
 import type { EyeBlinks, EyeMotion } from './eye-blink';
+import { type OutlineFollower, fitOutline } from './face-shape';
 import { type LightFollower, type LightTransfer, castShare, evaluate, fitLighting, lightTransfer, sampleActorSkin, transferLuma } from './face-light';
 import type { MouthMotion, MouthSample } from './mouth-motion';
 import type { PersonFace } from './person-face';
@@ -138,6 +140,8 @@ export interface PasteMotion {
    * (PersonFace.mouthArea), or the eyes with their lids (PersonFace.eyeArea).
    */
   only?: 'mouth' | 'eyes';
+  /** Moves the frame round the actor's face so that its outline is the person's (face-shape.ts). */
+  shape?: OutlineFollower;
 }
 
 /** A box of the person's cut-out in the frame: the frame's pixels it covers, even-aligned (the chroma loop covers the same); undefined when none. */
@@ -154,7 +158,7 @@ function frameBounds(frame: YuvFrame, toFrame: Similarity, [bx0, by0, bx1, by1]:
  * Composites the person's face onto the frame where the actor's mesh is. Returns false when the face is
  * entirely outside the frame.
  */
-export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][], { mouth, blinks, eyes, light, settle, opacity = 1, only }: PasteMotion = {}): boolean {
+export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][], { mouth, blinks, eyes, light, settle, opacity = 1, only, shape }: PasteMotion = {}): boolean {
   const placed = personToFrame(person, actorLandmarks);
   const toFrame = settle ? composeSimilarity(placed, settle) : placed;
   const toPerson = invertSimilarity(toFrame);
@@ -167,11 +171,17 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
   if (!bounds) return false;
   const [x0, y0, x1, y1] = bounds;
 
-  const transfer = transferFor(frame, person, toPerson, whole, light);
   const warp = mouth?.active ? mouth : undefined;
+  // The actor's mouth is copied before the frame is moved or pasted over.
+  const interior = warp ? actorMouth(frame, actorLandmarks) : undefined;
+  // The whole face's paste gives the face the person's shape (face-shape.ts); a part lent by another image does not.
+  if (shape && !only) {
+    const { from, to } = shape.follow(actorLandmarks, pick(person.landmarks, FACE_OVAL), toFrame, mouth?.opening ?? 0);
+    fitOutline(frame, from, to);
+  }
+  const transfer = transferFor(frame, person, toPerson, whole, light);
   const look = eyes?.active ? eyes : undefined;
   const area = only === 'mouth' ? person.mouthArea : only === 'eyes' ? person.eyeArea : undefined;
-  const interior = warp ? actorMouth(frame, actorLandmarks) : undefined;
   // While the actor blinks, their own eye shows through (eye-blink.ts).
   const blink = blinks?.active ? blinks : undefined;
 

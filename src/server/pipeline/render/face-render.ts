@@ -6,6 +6,7 @@
 import { rm } from 'node:fs/promises';
 import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
 import { createLightFollower } from './face-light';
+import { createOutlineFollower } from './face-shape';
 import { pasteFace, personToFrame } from './face-paste';
 import { createFaceChoice, eyeLender, mouthLook } from './face-choice';
 import { BETWEEN_EYES, CHIN, type Point } from './landmarks';
@@ -41,6 +42,8 @@ export interface RenderFaceOptions {
   blinks?: boolean;
   /** Open and narrow the person's eyes with the actor's (default true). */
   eyes?: boolean;
+  /** Move the frame round the actor's face so that its outline is the person's (default true: face-shape.ts). */
+  shape?: boolean;
   /** Track the mesh with the mesh model alone between detections (default true; false: the engine's detect on a crop). */
   meshTracking?: boolean;
   /**
@@ -136,6 +139,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   // Each image follows the actor's light on its own skin points (the anchor's follower is `light`).
   const lights = persons.map((_, i) => (i === 0 ? light : createLightFollower()));
   const steady = createSteadyPose(video.fps, [person.landmarks[BETWEEN_EYES]!, person.landmarks[CHIN]!] as [Point, Point], Math.hypot(person.landmarks[CHIN]![0]! - person.landmarks[BETWEEN_EYES]![0]!, person.landmarks[CHIN]![1]! - person.landmarks[BETWEEN_EYES]![1]!));
+  const outline = options.shape === false ? undefined : createOutlineFollower(video.fps, person.coordinates.scale);
   const encoder = openEncoder({
     output: options.output, width, height, rate: video.rate, audioFrom: video.hasAudio ? options.template : undefined,
     preset: options.preset, timeoutMs, signal, threads,
@@ -161,7 +165,10 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
       recorder?.add(face);
       ms.track += performance.now() - mark;
 
-      if (!face) steady.reset();
+      if (!face) {
+        steady.reset();
+        outline?.reset();
+      }
       if (face) {
         framesWithFace++;
         mark = performance.now();
@@ -174,7 +181,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
         // The anchor gives the whole face; another image lends only its mouth and jaw (its eyes, gaze and
         // brows may differ from the anchor's: a crop from a clip where the person glanced aside), and one
         // with open eyes lends its eyes when the anchor's are shut, the same image in every frame.
-        if (pasteFace(frame, person, face.landmarks, { mouth: mouths[0], blinks, eyes: eyesFrom === undefined ? eyes[0] : undefined, light, settle })) framesReplaced++;
+        if (pasteFace(frame, person, face.landmarks, { mouth: mouths[0], blinks, eyes: eyesFrom === undefined ? eyes[0] : undefined, light, settle, shape: outline })) framesReplaced++;
         if (eyesFrom !== undefined) pasteFace(frame, persons[eyesFrom]!, face.landmarks, { blinks, eyes: eyes[0], light: eyeLight, settle, only: 'eyes' });
         for (const { index, opacity } of choice?.shown ?? []) {
           if (index !== 0) pasteFace(frame, persons[index]!, face.landmarks, { mouth: mouths[index], light: lights[index], settle, opacity, only: 'mouth' });

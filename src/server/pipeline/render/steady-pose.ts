@@ -23,7 +23,7 @@ const alpha = (cutoffHz: number, rate: number) => {
 };
 
 /** A One Euro filter over a 2-D point, speeds measured in units of `size` per second. */
-function pointFilter(rate: number) {
+export function pointFilter(rate: number) {
   let value: Point | undefined;
   let speed: Point = [0, 0];
   return (next: Point, size: number): Point => {
