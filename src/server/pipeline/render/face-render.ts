@@ -139,7 +139,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   // Each image follows the actor's light on its own skin points (the anchor's follower is `light`).
   const lights = persons.map((_, i) => (i === 0 ? light : createLightFollower()));
   const steady = createSteadyPose(video.fps, [person.landmarks[BETWEEN_EYES]!, person.landmarks[CHIN]!] as [Point, Point], Math.hypot(person.landmarks[CHIN]![0]! - person.landmarks[BETWEEN_EYES]![0]!, person.landmarks[CHIN]![1]! - person.landmarks[BETWEEN_EYES]![1]!));
-  const outline = options.shape === false ? undefined : createOutlineFollower(video.fps, person.coordinates.scale);
+  const outline = options.shape === false ? undefined : createOutlineFollower(video.fps, person.landmarks);
   const encoder = openEncoder({
     output: options.output, width, height, rate: video.rate, audioFrom: video.hasAudio ? options.template : undefined,
     preset: options.preset, timeoutMs, signal, threads,

@@ -6,7 +6,7 @@
 // outline lies where the person's pasted outline does, before the paste. The move is largest on the
 // outline and fades out away from it, sooner inside the face (the actor's eyes show through while they
 // blink, their mouth inside the person's open lips: those stay where the actor's mesh says they are).
-import { FACE_OVAL, type Point, type Similarity, applySimilarity, invertSimilarity, pick } from './landmarks';
+import { CHIN, FACE_OVAL, FOREHEAD, NOSE_TIP, type Point, type Similarity, applySimilarity, invertSimilarity, pick } from './landmarks';
 import { pointFilter } from './steady-pose';
 import type { YuvFrame } from './yuv';
 
@@ -17,9 +17,10 @@ export const FACE_SHAPE = {
   reachInside: 0.12,
   /** An outline point moves at most this share of the face's height (a wrong mesh guess does not tear the frame). */
   maxShift: 0.15,
-  /** The move is worked out on a grid of this share of the face's height (and at least minGrid pixels), interpolated in between. */
+  /** The move is worked out on a grid of about this share of the face's height (a power of two, minGrid to maxGrid pixels), interpolated in between. */
   grid: 0.03,
   minGrid: 4,
+  maxGrid: 16,
   /** A grid cell whose corners all move less than this (pixels, |x| + |y|) is left as it is: no eye sees it, and most of the ring round a face that fits moves no more. */
   leastMove: 0.25,
   /** The move follows the two outlines' difference over about this long (exponential smoothing's time constant). */
@@ -30,6 +31,8 @@ export const FACE_SHAPE = {
    * jaw then moves the actor's pixels, the outline with them.
    */
   restOpening: 0.02,
+  /** The jaw's outline is the actor's again as their mouth opens to this (share of the face's height above rest): see createOutlineFollower. */
+  jawOpening: 0.08,
 } as const;
 
 /**
@@ -41,8 +44,21 @@ export const FACE_SHAPE = {
  * carried the tracker's tremble (a pixel or two on a still head) and the mouth's into the jaw and the hair
  * beside it: the output's mesh trembled 17 % more than the template's on the talking man (bench/render).
  */
-export function createOutlineFollower(rate: number, faceSize: number) {
+/**
+ * A point on a 1/32-pixel grid. A template's recorded track (float32, actor-track.ts) differs from the live
+ * one by a ten-thousandth of a pixel; moved by exactly that, a few pixels of the ring rounded to the next
+ * level, and x264 then coded their blocks differently: the replay was not the same video.
+ */
+const snap = ([x, y]: Point): Point => [Math.round(x * 32) / 32, Math.round(y * 32) / 32];
+
+export function createOutlineFollower(rate: number, personLandmarks: number[][]) {
   const share = 1 / (1 + FACE_SHAPE.smoothingSeconds * rate);
+  const faceSize = Math.hypot(personLandmarks[FOREHEAD]![0]! - personLandmarks[CHIN]![0]!, personLandmarks[FOREHEAD]![1]! - personLandmarks[CHIN]![1]!);
+  // How much of each outline point is jaw: none above the nose's tip, rising to all of it at the chin (a
+  // steeper rise, all of it from the mouth's corners down, left a notch below the cheek).
+  const noseTip = personLandmarks[NOSE_TIP]![1]!;
+  const chin = personLandmarks[CHIN]![1]!;
+  const jaw = FACE_OVAL.map((index) => Math.min(1, Math.max(0, (personLandmarks[index]![1]! - noseTip) / Math.max(1, chin - noseTip))));
   let moves: Point[] | undefined;
   let filters = FACE_OVAL.map(() => pointFilter(rate));
   return {
@@ -53,7 +69,8 @@ export function createOutlineFollower(rate: number, faceSize: number) {
     },
     /**
      * The actor's outline in this frame and where it goes (frame pixels, FACE_OVAL order). `personOutline`:
-     * the person's outline in their picture; `placed`: the person-to-frame placement.
+     * the person's outline in their picture; `placed`: the person-to-frame placement; `mouthOpening`: how
+     * much more open the actor's mouth is than at rest (mouth-motion.ts `opening`; 0 when not followed).
      */
     follow(actorLandmarks: number[][], personOutline: readonly Point[], placed: Similarity, mouthOpening: number): { from: Point[]; to: Point[] } {
       const toPerson = invertSimilarity(placed);
@@ -61,10 +78,19 @@ export function createOutlineFollower(rate: number, faceSize: number) {
       // move fades out is drawn from it, and a trembling one made the hair beside the face tremble.
       const actor = pick(actorLandmarks, FACE_OVAL).map((point, k) => filters[k]!(applySimilarity(toPerson, point), faceSize));
       const now = actor.map(([x, y], k): Point => [personOutline[k]![0] - x, personOutline[k]![1] - y]);
+      // Learnt in full up to restOpening, not at all from half as much again (no step between the two: a
+      // frame just either side of a line, in two renders of the same template, made two different videos).
+      const learning = share * Math.min(1, Math.max(0, (1.5 * FACE_SHAPE.restOpening - mouthOpening) / (0.5 * FACE_SHAPE.restOpening)));
       if (!moves) moves = now;
-      else if (mouthOpening <= FACE_SHAPE.restOpening) moves = moves.map(([x, y], k): Point => [x + share * (now[k]![0] - x), y + share * (now[k]![1] - y)]);
-      const from = actor.map((point) => applySimilarity(placed, point));
-      const to = actor.map(([x, y], k) => applySimilarity(placed, [x + moves![k]![0], y + moves![k]![1]]));
+      else if (learning > 0) moves = moves.map(([x, y], k): Point => [x + learning * (now[k]![0] - x), y + learning * (now[k]![1] - y)]);
+      // A mouth opened wide gives the jaw back to the actor: the person's jaw was learnt closed, and pulled in
+      // to it, the actor's dropped jaw showed as a swelling beside the person's (the talking man opening wide).
+      const open = Math.min(1, mouthOpening / FACE_SHAPE.jawOpening);
+      const from = actor.map((point) => snap(applySimilarity(placed, point)));
+      const to = actor.map(([x, y], k) => {
+        const kept = 1 - open * jaw[k]!;
+        return snap(applySimilarity(placed, [x + kept * moves![k]![0], y + kept * moves![k]![1]]));
+      });
       return { from, to };
     },
   };
@@ -161,15 +187,20 @@ export function fitOutline(frame: YuvFrame, from: readonly Point[], to: readonly
   const outside = FACE_SHAPE.reachOutside * faceHeight;
   const inside = FACE_SHAPE.reachInside * faceHeight;
   const all = [...from, ...to];
+  // The grid's step is a power of two near FACE_SHAPE.grid of the face's height, and the grid lies on the
+  // frame's multiples of the largest step: where it starts does not move with the face. (Started at the
+  // face's corner, a ten-thousandth of a pixel between two renders of the same template moved the grid by
+  // two pixels, the move interpolated between its nodes with it, and every pixel of the ring by a level.)
+  const step = Math.min(FACE_SHAPE.maxGrid, Math.max(FACE_SHAPE.minGrid, 2 ** Math.round(Math.log2(FACE_SHAPE.grid * faceHeight))));
+  const anchor = FACE_SHAPE.maxGrid;
   const even = (value: number) => Math.floor(value / 2) * 2;
-  const x0 = Math.max(0, even(Math.min(...all.map(([x]) => x)) - outside));
-  const y0 = Math.max(0, even(Math.min(...all.map(([, y]) => y)) - outside));
-  const x1 = Math.min(frame.width, even(Math.max(...all.map(([x]) => x)) + outside + 2));
-  const y1 = Math.min(frame.height, even(Math.max(...all.map(([, y]) => y)) + outside + 2));
+  const x0 = Math.max(0, Math.floor((Math.min(...all.map(([x]) => x)) - outside) / anchor) * anchor);
+  const y0 = Math.max(0, Math.floor((Math.min(...all.map(([, y]) => y)) - outside) / anchor) * anchor);
+  const x1 = Math.min(frame.width, Math.ceil((Math.max(...all.map(([x]) => x)) + outside + 2) / anchor) * anchor);
+  const y1 = Math.min(frame.height, Math.ceil((Math.max(...all.map(([, y]) => y)) + outside + 2) / anchor) * anchor);
   if (x1 <= x0 || y1 <= y0) return false;
 
-  // The move at each node of a grid (a few thousand nodes whatever the face's size), interpolated in between.
-  const step = Math.max(FACE_SHAPE.minGrid, Math.round(FACE_SHAPE.grid * faceHeight));
+  // The move at each node of the grid (a few thousand nodes whatever the face's size), interpolated in between.
   const columns = Math.ceil((x1 - x0) / step) + 1;
   const rows = Math.ceil((y1 - y0) / step) + 1;
   const fieldX = new Float32Array(columns * rows);

@@ -25,6 +25,7 @@ export const LOWER_LIP_CENTRE = 14;
 /** The lower lip's outer edge, mid-mouth. */
 export const LOWER_LIP_OUTER = 17;
 export const CHIN = 152;
+export const NOSE_TIP = 1;
 /** The top of the nose between the eyes. */
 export const BETWEEN_EYES = 168;
 export const FOREHEAD = 10;
