@@ -5,7 +5,9 @@
 // cheeks and temples, and the hair, neck and background beside them) is moved so that the actor's
 // outline lies where the person's pasted outline does, before the paste. The move is largest on the
 // outline and fades out away from it, sooner inside the face (the actor's eyes show through while they
-// blink, their mouth inside the person's open lips: those stay where the actor's mesh says they are).
+// blink, their mouth inside the person's open lips: those stay where the actor's mesh says they are). The
+// person's shape is learnt while the actor's mouth is at rest; a mouth opened wide gives the jaw back to
+// the actor. Decision 014, fourteenth part.
 import { CHIN, FACE_OVAL, FOREHEAD, NOSE_TIP, type Point, type Similarity, applySimilarity, invertSimilarity, pick } from './landmarks';
 import { pointFilter } from './steady-pose';
 import type { YuvFrame } from './yuv';
@@ -36,6 +38,13 @@ export const FACE_SHAPE = {
 } as const;
 
 /**
+ * A point on a 1/32-pixel grid. A template's recorded track (float32, actor-track.ts) differs from the live
+ * one by a ten-thousandth of a pixel; moved by exactly that, a few pixels of the ring rounded to the next
+ * level, and x264 then coded their blocks differently: the replay was not the same video.
+ */
+const snap = ([x, y]: Point): Point => [Math.round(x * 32) / 32, Math.round(y * 32) / 32];
+
+/**
  * How far each point of the actor's outline moves to be the person's, followed over frames. The move is the
  * person's outline against the actor's, both in the person's picture (the head's position, size and roll
  * taken out by the placement), and it changes only as slowly as a face's shape does: smoothed over about
@@ -44,13 +53,6 @@ export const FACE_SHAPE = {
  * carried the tracker's tremble (a pixel or two on a still head) and the mouth's into the jaw and the hair
  * beside it: the output's mesh trembled 17 % more than the template's on the talking man (bench/render).
  */
-/**
- * A point on a 1/32-pixel grid. A template's recorded track (float32, actor-track.ts) differs from the live
- * one by a ten-thousandth of a pixel; moved by exactly that, a few pixels of the ring rounded to the next
- * level, and x264 then coded their blocks differently: the replay was not the same video.
- */
-const snap = ([x, y]: Point): Point => [Math.round(x * 32) / 32, Math.round(y * 32) / 32];
-
 export function createOutlineFollower(rate: number, personLandmarks: number[][]) {
   const share = 1 / (1 + FACE_SHAPE.smoothingSeconds * rate);
   const faceSize = Math.hypot(personLandmarks[FOREHEAD]![0]! - personLandmarks[CHIN]![0]!, personLandmarks[FOREHEAD]![1]! - personLandmarks[CHIN]![1]!);
@@ -190,7 +192,7 @@ export function fitOutline(frame: YuvFrame, from: readonly Point[], to: readonly
   // The grid's step is a power of two near FACE_SHAPE.grid of the face's height, and the grid lies on the
   // frame's multiples of the largest step: where it starts does not move with the face. (Started at the
   // face's corner, a ten-thousandth of a pixel between two renders of the same template moved the grid by
-  // two pixels, the move interpolated between its nodes with it, and every pixel of the ring by a level.)
+  // two pixels, and the ring's pixels with it: a replayed track did not make the same video.)
   const step = Math.min(FACE_SHAPE.maxGrid, Math.max(FACE_SHAPE.minGrid, 2 ** Math.round(Math.log2(FACE_SHAPE.grid * faceHeight))));
   const anchor = FACE_SHAPE.maxGrid;
   const even = (value: number) => Math.floor(value / 2) * 2;
