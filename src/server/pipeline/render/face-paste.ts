@@ -5,7 +5,7 @@
 // round the actor's face is first moved so that the actor's outline is the person's (face-shape.ts). The
 // actor gives position, size, roll, light, and what shows inside an open mouth (their real teeth and tongue).
 // Works in place on the yuv420p frame: luma at full resolution, chroma at half.
-import { ALIGNMENT_POINTS, FACE_OVAL, LOWER_INNER_LIP, type Similarity, UPPER_INNER_LIP, applySimilarity, composeSimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
+import { ALIGNMENT_POINTS, LOWER_INNER_LIP, type Similarity, UPPER_INNER_LIP, applySimilarity, composeSimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
 import type { EyeBlinks, EyeMotion } from './eye-blink';
 import { type OutlineFollower, fitOutline } from './face-shape';
 import { type LightFollower, type LightTransfer, castShare, evaluate, fitLighting, lightTransfer, sampleActorSkin, transferLuma } from './face-light';
@@ -140,7 +140,7 @@ export interface PasteMotion {
    * (PersonFace.mouthArea), or the eyes with their lids (PersonFace.eyeArea).
    */
   only?: 'mouth' | 'eyes';
-  /** Moves the frame round the actor's face so that its outline is the person's (face-shape.ts). */
+  /** Moves the frame round the actor's face so that its outline is the person's (face-shape.ts; made for this image). */
   shape?: OutlineFollower;
 }
 
@@ -176,7 +176,7 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
   const interior = warp ? actorMouth(frame, actorLandmarks) : undefined;
   // The whole face's paste gives the face the person's shape (face-shape.ts); a part lent by another image does not.
   if (shape && !only) {
-    const { from, to } = shape.follow(actorLandmarks, pick(person.landmarks, FACE_OVAL), toFrame, mouth?.opening ?? 0);
+    const { from, to } = shape.follow(actorLandmarks, toFrame, mouth?.opening ?? 0);
     fitOutline(frame, from, to);
   }
   const transfer = transferFor(frame, person, toPerson, whole, light);

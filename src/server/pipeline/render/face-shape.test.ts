@@ -103,7 +103,7 @@ describe('fitOutline', () => {
     let worst = 0;
     for (let frame = 0; frame < 75; frame++) {
       const tremble = (k: number): Point => [1.5 * Math.sin(frame * 2.1 + k), 1.5 * Math.cos(frame * 1.7 + 2 * k)];
-      const { from, to } = follower.follow(landmarks(tremble), person, placed, 0);
+      const { from, to } = follower.follow(landmarks(tremble), placed, 0);
       // The move at each point is the two shapes' difference, steady (the tremble moves the whole frame less than a pixel).
       // (After two seconds: the first frame's tremble is learnt too, and takes that long to fade.)
       if (frame >= 50) worst = Math.max(worst, ...to.map(([x, y], k) => Math.hypot(x - from[k]![0] - (person[k]![0] - actor[k]![0]), y - from[k]![1] - (person[k]![1] - actor[k]![1]))));
@@ -113,7 +113,7 @@ describe('fitOutline', () => {
     // actor's and stays there (the person's shape is not learnt again from an open mouth); above the nose it
     // keeps her shape, the chin is the actor's own, and the jaw between goes from one to the other.
     let moved: Point[] = [];
-    for (let frame = 0; frame < 50; frame++) moved = follower.follow(landmarks(() => [0, 20]), person, placed, 0.1).to;
+    for (let frame = 0; frame < 50; frame++) moved = follower.follow(landmarks(() => [0, 20]), placed, 0.1).to;
     for (const [k, [x, y]] of moved.entries()) {
       expect(y - actor[k]![1]).toBeCloseTo(20, 0);
       if (actor[k]![1] <= 200) expect(x).toBeCloseTo(person[k]![0], 0);

@@ -53,6 +53,7 @@ const snap = ([x, y]: Point): Point => [Math.round(x * 32) / 32, Math.round(y * 
  * carried the tracker's tremble (a pixel or two on a still head) and the mouth's into the jaw and the hair
  * beside it: the output's mesh trembled 17 % more than the template's on the talking man (bench/render).
  */
+/** `personLandmarks`: the person's mesh in their picture (the image whose outline the face takes). */
 export function createOutlineFollower(rate: number, personLandmarks: number[][]) {
   const share = 1 / (1 + FACE_SHAPE.smoothingSeconds * rate);
   const faceSize = Math.hypot(personLandmarks[FOREHEAD]![0]! - personLandmarks[CHIN]![0]!, personLandmarks[FOREHEAD]![1]! - personLandmarks[CHIN]![1]!);
@@ -61,6 +62,7 @@ export function createOutlineFollower(rate: number, personLandmarks: number[][])
   const noseTip = personLandmarks[NOSE_TIP]![1]!;
   const chin = personLandmarks[CHIN]![1]!;
   const jaw = FACE_OVAL.map((index) => Math.min(1, Math.max(0, (personLandmarks[index]![1]! - noseTip) / Math.max(1, chin - noseTip))));
+  const personOutline = pick(personLandmarks, FACE_OVAL);
   let moves: Point[] | undefined;
   let filters = FACE_OVAL.map(() => pointFilter(rate));
   return {
@@ -70,11 +72,11 @@ export function createOutlineFollower(rate: number, personLandmarks: number[][])
       filters = FACE_OVAL.map(() => pointFilter(rate));
     },
     /**
-     * The actor's outline in this frame and where it goes (frame pixels, FACE_OVAL order). `personOutline`:
-     * the person's outline in their picture; `placed`: the person-to-frame placement; `mouthOpening`: how
-     * much more open the actor's mouth is than at rest (mouth-motion.ts `opening`; 0 when not followed).
+     * The actor's outline in this frame and where it goes (frame pixels, FACE_OVAL order). `placed`: the
+     * person-to-frame placement; `mouthOpening`: how much more open the actor's mouth is than at rest
+     * (mouth-motion.ts `opening`; 0 when not followed).
      */
-    follow(actorLandmarks: number[][], personOutline: readonly Point[], placed: Similarity, mouthOpening: number): { from: Point[]; to: Point[] } {
+    follow(actorLandmarks: number[][], placed: Similarity, mouthOpening: number): { from: Point[]; to: Point[] } {
       const toPerson = invertSimilarity(placed);
       // The actor's outline in the person's picture, steadied like the placement (steady-pose.ts): where the
       // move fades out is drawn from it, and a trembling one made the hair beside the face tremble.
