@@ -102,72 +102,107 @@ export function createOutlineFollower(rate: number, personLandmarks: number[][])
 export type OutlineFollower = ReturnType<typeof createOutlineFollower>;
 
 /**
- * The move at (x, y): the outline points' moves blended by closeness to them (inverse distance to the
- * fourth power: each stretch of outline follows its own points), faded out with the distance from the
- * outline (over `inside` pixels inside it, `outside` beyond). One pass over the outline's edges (flat x, y
- * arrays) gives the blend, the distance to the nearest edge and whether the point is inside (crossings).
+ * The outline's points and edges, and each point's move, packed for the field's inner loops (one array, a
+ * stride of EDGE numbers per point: half the time of an array per number). Edge i runs from point i to
+ * point i - 1 (the last point for the first).
  */
-function moveAt(xs: Float64Array, ys: Float64Array, moves: Float64Array, x: number, y: number, inside: number, outside: number, out: Float64Array) {
-  let weights = 0;
-  let mx = 0;
-  let my = 0;
+const EDGE = { x: 0, y: 1, ex: 2, ey: 3, inverse: 4, slope: 5, moveX: 6, moveY: 7, stride: 8 } as const;
+
+function outlineEdges(points: readonly Point[], moves: readonly Point[]): Float64Array {
+  const edges = new Float64Array(EDGE.stride * points.length);
+  for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+    const [xi, yi] = points[i]!;
+    const [xj, yj] = points[j]!;
+    const [ex, ey] = [xj - xi, yj - yi];
+    // The edge's vector, 1 / its squared length (0 for none), and x's change per unit of y (the crossing test).
+    edges.set([xi, yi, ex, ey, ex * ex + ey * ey > 0 ? 1 / (ex * ex + ey * ey) : 0, ey !== 0 ? ex / ey : 0, moves[i]![0], moves[i]![1]], EDGE.stride * i);
+  }
+  return edges;
+}
+
+/**
+ * How much of the move (x, y) gets: 1 on the outline, eased to 0 at `inside` pixels within it and `outside`
+ * beyond it. One pass over the edges gives the distance to the nearest and whether the point is inside
+ * (crossings).
+ */
+function fadeAt(edges: Float64Array, x: number, y: number, inside: number, outside: number): number {
   let nearest = Infinity;
   let odd = false;
-  const count = xs.length;
-  for (let i = 0, j = count - 1; i < count; j = i++) {
-    const xi = xs[i]!;
-    const yi = ys[i]!;
-    const xj = xs[j]!;
-    const yj = ys[j]!;
-    const dx = x - xi;
+  for (let k = 0; k < edges.length; k += EDGE.stride) {
+    const yi = edges[k + EDGE.y]!;
+    const ex = edges[k + EDGE.ex]!;
+    const ey = edges[k + EDGE.ey]!;
+    const dx = x - edges[k + EDGE.x]!;
     const dy = y - yi;
-    const near = dx * dx + dy * dy + 1;
-    const weight = 1 / (near * near);
-    weights += weight;
-    mx += weight * moves[2 * i]!;
-    my += weight * moves[2 * i + 1]!;
-    const ex = xj - xi;
-    const ey = yj - yi;
-    const t = Math.min(1, Math.max(0, (dx * ex + dy * ey) / (ex * ex + ey * ey || 1)));
+    let t = (dx * ex + dy * ey) * edges[k + EDGE.inverse]!;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
     const fx = dx - t * ex;
     const fy = dy - t * ey;
     const edge = fx * fx + fy * fy;
     if (edge < nearest) nearest = edge;
-    if (yi > y !== yj > y && x < xi + ((y - yi) / (yj - yi)) * (xj - xi)) odd = !odd;
+    // The edge crosses the row at y, and the point is left of where: one crossing more.
+    if (yi > y !== yi + ey > y && dx < dy * edges[k + EDGE.slope]!) odd = !odd;
   }
   const reach = odd ? inside : outside;
   const distance = Math.sqrt(nearest);
-  if (distance >= reach) {
-    out[0] = 0;
-    out[1] = 0;
-    return;
-  }
+  if (distance >= reach) return 0;
   const r = 1 - distance / reach;
-  const fade = r * r * (3 - 2 * r);
-  out[0] = (fade * mx) / weights;
-  out[1] = (fade * my) / weights;
+  return r * r * (3 - 2 * r);
 }
 
 /**
- * Writes into `to` at `index` the bilinear sample of `from` (a byte plane, width × height) at (x, y) in
- * pixel-index coordinates, clamped to the plane; and the same for a second plane pair when given (U and V
- * share their positions).
+ * The move at (x, y), `fade` of the outline points' moves blended by closeness to them (inverse distance to
+ * the fourth power: each stretch of outline follows its own points), into moveX[at], moveY[at].
  */
-function resample(from: Uint8Array, to: Uint8Array, width: number, height: number, x: number, y: number, index: number, from2?: Uint8Array, to2?: Uint8Array) {
-  const fx = x < 0 ? 0 : x > width - 1.001 ? width - 1.001 : x;
-  const fy = y < 0 ? 0 : y > height - 1.001 ? height - 1.001 : y;
-  const ix = fx | 0;
-  const iy = fy | 0;
-  const tx = fx - ix;
-  const ty = fy - iy;
-  const at = iy * width + ix;
-  const a = (1 - tx) * (1 - ty);
-  const b = tx * (1 - ty);
-  const c = (1 - tx) * ty;
-  const d = tx * ty;
-  to[index] = (a * from[at]! + b * from[at + 1]! + c * from[at + width]! + d * from[at + width + 1]! + 0.5) | 0;
-  if (from2 && to2) to2[index] = (a * from2[at]! + b * from2[at + 1]! + c * from2[at + width]! + d * from2[at + width + 1]! + 0.5) | 0;
+function blendAt(edges: Float64Array, x: number, y: number, fade: number, moveX: Float32Array, moveY: Float32Array, at: number) {
+  let weights = 0;
+  let mx = 0;
+  let my = 0;
+  for (let k = 0; k < edges.length; k += EDGE.stride) {
+    const dx = x - edges[k + EDGE.x]!;
+    const dy = y - edges[k + EDGE.y]!;
+    const near = dx * dx + dy * dy + 1;
+    const weight = 1 / (near * near);
+    weights += weight;
+    mx += weight * edges[k + EDGE.moveX]!;
+    my += weight * edges[k + EDGE.moveY]!;
+  }
+  moveX[at] = (fade * mx) / weights;
+  moveY[at] = (fade * my) / weights;
 }
+
+/**
+ * One row of a grid cell resampled: the pixels x0 ≤ x < x1 of row `y` of `to` (a byte plane, `width` wide)
+ * take the bilinear sample of `from` (the same plane's rows from `first` on, `rows` of them) where their
+ * move came from. The move is linear along the row: (mx, my) at x0, growing by (sx, sy) per pixel.
+ */
+function resampleRow(from: Uint8Array, to: Uint8Array, width: number, first: number, rows: number, y: number, x0: number, x1: number, mx: number, my: number, sx: number, sy: number) {
+  const maxX = width - 1.001;
+  const maxY = rows - 1.001;
+  const out = y * width;
+  const row = y - first;
+  for (let x = x0; x < x1; x++, mx += sx, my += sy) {
+    let fx = x - mx;
+    let fy = row - my;
+    fx = fx < 0 ? 0 : fx > maxX ? maxX : fx;
+    fy = fy < 0 ? 0 : fy > maxY ? maxY : fy;
+    const ix = fx | 0;
+    const iy = fy | 0;
+    const tx = fx - ix;
+    const ty = fy - iy;
+    const at = iy * width + ix;
+    const upper = from[at]! + (from[at + 1]! - from[at]!) * tx;
+    const lower = from[at + width]! + (from[at + width + 1]! - from[at + width]!) * tx;
+    to[out + x] = (upper + (lower - upper) * ty + 0.5) | 0;
+  }
+}
+
+/**
+ * Where fitOutline copies the rows it reads from, kept between frames: a new copy of a 720p frame's rows in
+ * every frame was a megabyte and a half for the garbage collector each time. (fitOutline runs to its end
+ * without yielding, so one thread's renders never share it at once.)
+ */
+let copies = new Uint8Array(0);
 
 /**
  * Moves the frame in place so that `from` (the actor's outline, in frame pixels with pixel centres at
@@ -209,29 +244,33 @@ export function fitOutline(frame: YuvFrame, from: readonly Point[], to: readonly
   const rows = Math.ceil((y1 - y0) / step) + 1;
   const fieldX = new Float32Array(columns * rows);
   const fieldY = new Float32Array(columns * rows);
-  const xs = Float64Array.from(to, ([x]) => x);
-  const ys = Float64Array.from(to, ([, y]) => y);
-  const flatMoves = Float64Array.from(moves.flat());
-  const move = new Float64Array(2);
+  const edges = outlineEdges(to, moves);
   for (let row = 0; row < rows; row++) {
     for (let column = 0; column < columns; column++) {
-      moveAt(xs, ys, flatMoves, x0 + column * step + 0.5, y0 + row * step + 0.5, inside, outside, move);
-      fieldX[row * columns + column] = move[0]!;
-      fieldY[row * columns + column] = move[1]!;
+      const [x, y] = [x0 + column * step + 0.5, y0 + row * step + 0.5];
+      // Nodes beyond the move's reach (deep inside the face, far outside it) skip the blend.
+      const fade = fadeAt(edges, x, y, inside, outside);
+      if (fade > 0) blendAt(edges, x, y, fade, fieldX, fieldY, row * columns + column);
     }
   }
 
   // Each pixel takes the frame's pixel its move came from, read from a copy: the frame is written in place
-  // (and a copy made with slice() would be no copy when the frame is a Buffer's view). Grid cells whose
-  // corners hardly move are skipped (the face's inside, and where the two outlines agree); in the others
-  // the move is interpolated.
+  // (and slice() makes no copy when the frame is a Buffer's view). Grid cells whose corners hardly move are
+  // skipped (the face's inside, and where the two outlines agree); in the others the move is interpolated.
   const { width, height } = frame;
   // Only the rows a move can reach are copied (moves are capped); chroma rows are half as many.
   const first = Math.max(0, even(y0 - limit - 2));
   const last = Math.min(height, even(y1 + limit + 4));
   const half = width >> 1;
-  const luma = new Uint8Array(frame.y.subarray(first * width, last * width));
-  const [u, v] = [frame.u, frame.v].map((plane) => new Uint8Array(plane.subarray((first >> 1) * half, (last >> 1) * half)));
+  const lumaBytes = (last - first) * width;
+  const chromaBytes = ((last - first) >> 1) * half;
+  if (copies.length < lumaBytes + 2 * chromaBytes) copies = new Uint8Array(lumaBytes + 2 * chromaBytes);
+  const luma = copies.subarray(0, lumaBytes);
+  const u = copies.subarray(lumaBytes, lumaBytes + chromaBytes);
+  const v = copies.subarray(lumaBytes + chromaBytes, lumaBytes + 2 * chromaBytes);
+  luma.set(frame.y.subarray(first * width, last * width));
+  u.set(frame.u.subarray((first >> 1) * half, (last >> 1) * half));
+  v.set(frame.v.subarray((first >> 1) * half, (last >> 1) * half));
   for (let row = 0; row + 1 < rows; row++) {
     for (let column = 0; column + 1 < columns; column++) {
       const at = row * columns + column;
@@ -243,24 +282,24 @@ export function fitOutline(frame: YuvFrame, from: readonly Point[], to: readonly
       const top = y0 + row * step;
       const right = Math.min(x1, left + step);
       const bottom = Math.min(y1, top + step);
+      // Along a row of the cell the move is linear: its value at the cell's left edge and its step per pixel.
       for (let y = top; y < bottom; y++) {
         const ty = (y - top) / step;
-        for (let x = left; x < right; x++) {
-          const tx = (x - left) / step;
-          const mx = (ax + (bx - ax) * tx) * (1 - ty) + (cx + (dx - cx) * tx) * ty;
-          const my = (ay + (by - ay) * tx) * (1 - ty) + (cy + (dy - cy) * tx) * ty;
-          resample(luma, frame.y, width, last - first, x - mx, y - first - my, y * width + x);
-        }
+        const [mx, my] = [ax + (cx - ax) * ty, ay + (cy - ay) * ty];
+        resampleRow(luma, frame.y, width, first, last - first, y, left, right, mx, my, (bx + (dx - bx) * ty - mx) / step, (by + (dy - by) * ty - my) / step);
       }
-      // The chroma samples in this cell: a sample's centre is between four luma pixels, (2x + 0.5, 2y + 0.5).
+      // The chroma samples in this cell: a sample's centre is between four luma pixels, (2x + 0.5, 2y + 0.5),
+      // and its move is half the luma's; one chroma sample along is two luma pixels, so the step per sample is the luma's per pixel.
+      const chromaLeft = left >> 1;
+      const chromaRows = (last - first) >> 1;
       for (let y = top >> 1; y < bottom >> 1; y++) {
         const ty = (2 * y + 0.5 - top) / step;
-        for (let x = left >> 1; x < right >> 1; x++) {
-          const tx = (2 * x + 0.5 - left) / step;
-          const mx = ((ax + (bx - ax) * tx) * (1 - ty) + (cx + (dx - cx) * tx) * ty) / 2;
-          const my = ((ay + (by - ay) * tx) * (1 - ty) + (cy + (dy - cy) * tx) * ty) / 2;
-          resample(u!, frame.u, half, (last - first) >> 1, x - mx, y - (first >> 1) - my, y * half + x, v, frame.v);
-        }
+        const [lx, ly] = [ax + (cx - ax) * ty, ay + (cy - ay) * ty];
+        const [sx, sy] = [(bx + (dx - bx) * ty - lx) / step, (by + (dy - by) * ty - ly) / step];
+        const along = 2 * chromaLeft + 0.5 - left;
+        const [mx, my] = [(lx + sx * along) / 2, (ly + sy * along) / 2];
+        resampleRow(u, frame.u, half, first >> 1, chromaRows, y, chromaLeft, right >> 1, mx, my, sx, sy);
+        resampleRow(v, frame.v, half, first >> 1, chromaRows, y, chromaLeft, right >> 1, mx, my, sx, sy);
       }
     }
   }

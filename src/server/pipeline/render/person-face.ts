@@ -156,22 +156,39 @@ function fillPolygon(mask: Float32Array, width: number, height: number, polygon:
   }
 }
 
-/** Box blur of radius r along rows then columns (run twice ≈ a smooth bump). */
+/**
+ * Box blur of radius r along rows then columns (run twice ≈ a smooth bump), in place. Edges repeat the
+ * border. The columns are blurred all at once, a row at a time: one column after another, with an index
+ * callback per value, was a third of a person's preparation.
+ */
 function boxBlur(plane: Float32Array, width: number, height: number, radius: number) {
-  const line = new Float32Array(Math.max(width, height));
-  const pass = (count: number, length: number, index: (line: number, i: number) => number) => {
-    for (let l = 0; l < count; l++) {
-      for (let i = 0; i < length; i++) line[i] = plane[index(l, i)]!;
-      let sum = 0;
-      for (let i = -radius; i <= radius; i++) sum += line[Math.min(length - 1, Math.max(0, i))]!;
-      for (let i = 0; i < length; i++) {
-        plane[index(l, i)] = sum / (2 * radius + 1);
-        sum += line[Math.min(length - 1, i + radius + 1)]! - line[Math.max(0, i - radius)]!;
-      }
+  const size = 2 * radius + 1;
+  const line = new Float32Array(width);
+  for (let y = 0; y < height; y++) {
+    const at = y * width;
+    line.set(plane.subarray(at, at + width));
+    let sum = 0;
+    for (let i = -radius; i <= radius; i++) sum += line[Math.min(width - 1, Math.max(0, i))]!;
+    for (let i = 0; i < width; i++) {
+      plane[at + i] = sum / size;
+      sum += line[Math.min(width - 1, i + radius + 1)]! - line[Math.max(0, i - radius)]!;
     }
-  };
-  pass(height, width, (row, i) => row * width + i);
-  pass(width, height, (column, i) => i * width + column);
+  }
+  const rows = plane.slice();
+  const sums = new Float64Array(width);
+  for (let i = -radius; i <= radius; i++) {
+    const row = Math.min(height - 1, Math.max(0, i)) * width;
+    for (let x = 0; x < width; x++) sums[x] = sums[x]! + rows[row + x]!;
+  }
+  for (let y = 0; y < height; y++) {
+    const at = y * width;
+    const entering = Math.min(height - 1, y + radius + 1) * width;
+    const leaving = Math.max(0, y - radius) * width;
+    for (let x = 0; x < width; x++) {
+      plane[at + x] = sums[x]! / size;
+      sums[x] = sums[x]! + (rows[entering + x]! - rows[leaving + x]!);
+    }
+  }
 }
 
 /**
