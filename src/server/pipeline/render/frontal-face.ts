@@ -4,6 +4,7 @@
 // foreshortened or hidden (the far cheek of a turned head) are filled from their mirror triangle on the
 // other side of the face. Done once per render, on the person's cut-out, before the mask and the light
 // are measured, so the rest of the renderer sees a frontal face.
+import { LOWER_INNER_LIP, UPPER_INNER_LIP } from './landmarks';
 import { sampleBilinear } from './yuv';
 
 export interface MeshTopology {
@@ -124,6 +125,17 @@ export const FRONTAL = {
 
 type Planes = { y: Float32Array; u: Float32Array; v: Float32Array };
 
+/**
+ * The mouth's opening as triangles: MediaPipe's mesh has none between the inner lips, so the teeth of a
+ * smile stayed where the unturned photo had them, cut off by the lips' turned edges (a jagged white seam
+ * when the mouth closes, mouth-motion.ts). A strip from the upper inner lip to the lower one, corner to
+ * corner, carries them with the lips.
+ */
+const MOUTH_OPENING = UPPER_INNER_LIP.slice(0, -1).flatMap((upper, k) => {
+  const [nextUpper, lower, nextLower] = [UPPER_INNER_LIP[k + 1]!, LOWER_INNER_LIP[k]!, LOWER_INNER_LIP[k + 1]!];
+  return [upper, nextUpper, nextLower, upper, nextLower, lower];
+});
+
 export interface FrontalFace {
   planes: Planes;
   landmarks: number[][];
@@ -177,8 +189,9 @@ export function frontalise(planes: Planes, width: number, height: number, meshPo
   const out: Planes = { y: Float32Array.from(planes.y), u: Float32Array.from(planes.u), v: Float32Array.from(planes.v) };
   let pixels = 0;
   let mirrored = 0;
-  for (let t = 0; t < count; t++) {
-    const [a, b, c] = [triangles[3 * t]!, triangles[3 * t + 1]!, triangles[3 * t + 2]!];
+  const drawn = [...triangles, ...MOUTH_OPENING];
+  for (let t = 0; t < drawn.length / 3; t++) {
+    const [a, b, c] = [drawn[3 * t]!, drawn[3 * t + 1]!, drawn[3 * t + 2]!];
     const [pa, pb, pc] = [landmarks[a]!, landmarks[b]!, landmarks[c]!];
     const [qa, qb, qc] = [landmarks[mirror[a]!]!, landmarks[mirror[b]!]!, landmarks[mirror[c]!]!];
     forEachPixelIn(frontal[a]!, frontal[b]!, frontal[c]!, width, height, (x, y, la, lb, lc) => {

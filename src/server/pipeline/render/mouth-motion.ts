@@ -151,8 +151,9 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
         const upperEdge = curveAt(upperInner, u);
         const lowerEdge = curveAt(lowerInner, u);
         if (upperEdge === undefined || lowerEdge === undefined) return 0;
-        // The teeth below the mesh's lower lip, no deeper than the column's own gap (none at the corners).
-        const bottom = lowerEdge + Math.min(below(u), Math.max(0, lowerEdge - upperEdge));
+        // The teeth below the mesh's lower lip, at the corners too: a wide smile's gap narrows to nothing there
+        // but its teeth reach below the curve (held to the column's gap, they stayed as a white fleck: sample6).
+        const bottom = lowerEdge + below(u);
         // A little past the upper lip's inner edge: on a toothy smile the mesh draws it a pixel or two low.
         const rise = (-extra / ownGap) * Math.max(0, bottom - upperEdge) * (1 + MOUTH.closeOverlap);
         const from = bottom - rise;
