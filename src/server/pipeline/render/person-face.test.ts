@@ -19,6 +19,9 @@ const RIGHT_EYE_MARGIN = [362, 382, 381, 380, 374, 373, 390, 249, 263, 466, 388,
 const LEFT_LIP = [61, 146, 91, 181, 84, 185, 40, 39, 37];
 const RIGHT_LIP = [291, 375, 321, 405, 314, 409, 270, 269, 267];
 const NOSE_BRIDGE = 168;
+/** Mesh points along the middle of the upper lip and of the lower lip, between their outer and inner edges. */
+const UPPER_LIP_MIDDLE = [11, 12, 72, 73, 302, 303, 38, 268];
+const LOWER_LIP_MIDDLE = [15, 16, 85, 86, 315, 316, 180, 404];
 /** face-api's demo photos (real people, tests only). */
 const DEMO = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
 
@@ -198,6 +201,16 @@ describe('loadPersonFace', () => {
     // keepLittleTint): the eyes differed by 9.8. Other demo photos' eyes differ by 0.3-2.1 (lips 0.1-1.9).
     expect(eyes).toBeLessThan(7.5);
     expect(lips).toBeLessThan(3);
+  });
+
+  it('brings a real photo’s upper and lower lips nearer one colour where a lamp lit one of them in its own (sample3)', async ({ annotate }) => {
+    // face-api's sample3 (decision 014): the render showed her lower lip orange and the upper one purple.
+    const face = await loadPersonFace(engine, path.join(DEMO, 'sample3.jpg'));
+    const [upper, lower] = [carriedColour(face, UPPER_LIP_MIDDLE), carriedColour(face, LOWER_LIP_MIDDLE)];
+    const apart = Math.hypot(upper[0]! - lower[0]!, upper[1]! - lower[1]!);
+    annotate(`sample3: the upper and lower lips' colours differ by ${apart.toFixed(1)} (U, V units)`);
+    // 10.8 before evenLipColour, 5.8 with it (what is left is mostly the tone the paste replaces).
+    expect(apart).toBeLessThan(8);
   });
 
   it('gives dark strands only as much of the skin’s tint as their brightness, not a saturated brown', async ({ annotate }) => {

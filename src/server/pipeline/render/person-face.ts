@@ -8,7 +8,7 @@ import type { FaceEngine } from '../face-engine';
 import { eyeOpening } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
-import { FACE_OVAL, OUTER_LIPS, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, pick } from './landmarks';
+import { FACE_OVAL, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, pick } from './landmarks';
 import { rgbToYuvPlanes, sampleBilinear } from './yuv';
 
 export interface PersonFace {
@@ -89,6 +89,14 @@ export const PERSON_FACE = {
   skinTintKept: 0.15,
   /** The same for the eyes and lips: they keep most of their own colour, but not all of a lamp's on them. */
   featureTintKept: 0.6,
+  /**
+   * Share of each lip pixel's own colour kept about the lips' mean (evenLipColour). Measured on the talking
+   * man's first frame, the spread of CIELAB a* / b* over the output's lips (the outer lips less the opening,
+   * on the output's own mesh; the template's 4.5 / 1.1): sample3 (a warm lamp on one side, a blue one on
+   * the other) 6.3 / 8.0 → 3.9 / 5.9, sample5 5.0 / 3.5 → 4.3 / 3.2, sample6 3.8 / 2.8 → 2.3 / 1.6; keeping
+   * 0.2 took little more off (sample3 3.1 / 5.4). What is left on sample3 is not the photo's own colour.
+   */
+  lipSpreadKept: 0.4,
   /**
    * The skin's local tint, what a pixel's own colour is measured against, is the bare skin's colour
    * averaged around it over about this share of the face's height (two box blurs of this radius). A
@@ -610,10 +618,33 @@ function keepLittleTint(
     boxBlur(plane, width, height, radius);
   }
   // The eyes themselves (lid margins: the iris, the lashes, the liner) and the lips, not the lids' skin and
-  // brows around the eyes: an eyeshadow lit by a coloured lamp was kept there as the eyes' own colour.
+  // brows around the eyes: an eyeshadow lit by a coloured lamp was kept there as the eyes' own colour. The
+  // lips' own hull, not grown: grown 1.1, a halo of skin round them kept a lamp's orange (man · sample3's
+  // skin b* spread 1.37 × the template's; 1.30 with this and evenLipColour).
   const coloured = new Float32Array(width * height);
-  for (const [group, grow] of [[EYE_CONTOURS[0], 1.3], [EYE_CONTOURS[1], 1.3], [FEATURES[3], 1.1]] as const) fillPolygon(coloured, width, height, grownHull(pick(landmarks, group), grow));
+  for (const [group, grow] of [[EYE_CONTOURS[0], 1.3], [EYE_CONTOURS[1], 1.3], [OUTER_LIPS, 1]] as const) fillPolygon(coloured, width, height, grownHull(pick(landmarks, group), grow));
   boxBlur(coloured, width, height, Math.max(1, Math.round(0.015 * coordinates.scale)));
+  // Each pixel's own colour: what is left once the skin's colour around it is taken out at its brightness
+  // (a lamp's colour scales with the light it gives, so a dark iris carries less of it than the skin).
+  const ownU = new Float32Array(width * height);
+  const ownV = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const fy = (y + 0.5 - coordinates.cy) / coordinates.scale;
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const fx = (x + 0.5 - coordinates.cx) / coordinates.scale;
+      const u = evaluate(lighting.u, fx, fy);
+      const v = evaluate(lighting.v, fx, fy);
+      // Far from any bare skin (hair beyond the outline) the smooth tone stands for the local one.
+      const share = Math.min(1, weight[i]! / 0.05);
+      const aroundU = u + share * (localU[i]! / Math.max(weight[i]!, 1e-6) - u);
+      const aroundV = v + share * (localV[i]! / Math.max(weight[i]!, 1e-6) - v);
+      const lit = Math.min(1, Math.max(0, (planes.y[i]! - BLACK) / Math.max(MIN_SKIN, evaluate(lighting.y, fx, fy) - BLACK)));
+      ownU[i] = planes.u[i]! - NEUTRAL - lit * (aroundU - NEUTRAL);
+      ownV[i] = planes.v[i]! - NEUTRAL - lit * (aroundV - NEUTRAL);
+    }
+  }
+  evenLipColour(ownU, ownV, width, height, landmarks, coordinates);
   for (let y = 0; y < height; y++) {
     const fy = (y + 0.5 - coordinates.cy) / coordinates.scale;
     for (let x = 0; x < width; x++) {
@@ -622,22 +653,50 @@ function keepLittleTint(
       const kept = PERSON_FACE.skinTintKept + (PERSON_FACE.featureTintKept - PERSON_FACE.skinTintKept) * Math.min(1, coloured[i]! * 1.5);
       const u = evaluate(lighting.u, fx, fy);
       const v = evaluate(lighting.v, fx, fy);
-      // Far from any bare skin (hair beyond the outline) the smooth tone stands for the local one.
-      const share = Math.min(1, weight[i]! / 0.05);
-      const aroundU = u + share * (localU[i]! / Math.max(weight[i]!, 1e-6) - u);
-      const aroundV = v + share * (localV[i]! / Math.max(weight[i]!, 1e-6) - v);
       // A pixel far darker than the lit skin (a brow, lashes, a strand) has the skin's tint in proportion to
       // its brightness, as light gives it: at full strength a dark brow became a saturated brown. Skin in
       // the face's own shade (down to LIGHT.fullToneAbove of the lit skin) keeps the full tint; the paste
       // replaces the same share of it by the actor's (castShare).
-      const litSkin = evaluate(lighting.y, fx, fy);
-      const bright = toneShare(planes.y[i]!, litSkin);
-      // Its own colour is what is left once the skin's colour around it is taken out at its brightness: a
-      // lamp's colour scales with the light it gives, so a dark iris carries less of it than the skin.
-      const lit = Math.min(1, Math.max(0, (planes.y[i]! - BLACK) / Math.max(MIN_SKIN, litSkin - BLACK)));
-      planes.u[i] = NEUTRAL + bright * (u - NEUTRAL) + kept * (planes.u[i]! - NEUTRAL - lit * (aroundU - NEUTRAL));
-      planes.v[i] = NEUTRAL + bright * (v - NEUTRAL) + kept * (planes.v[i]! - NEUTRAL - lit * (aroundV - NEUTRAL));
+      const bright = toneShare(planes.y[i]!, evaluate(lighting.y, fx, fy));
+      planes.u[i] = NEUTRAL + bright * (u - NEUTRAL) + kept * ownU[i]!;
+      planes.v[i] = NEUTRAL + bright * (v - NEUTRAL) + kept * ownV[i]!;
     }
+  }
+}
+
+/**
+ * Lips are one colour; a lamp lights part of them in its own (sample3: the lower lip orange under a warm
+ * lamp, the upper one purple under a blue one), and the skin around them does not tell how much. Each lip
+ * pixel's own colour (`ownU`/`ownV`, keepLittleTint: its colour against the skin's around it) is drawn
+ * towards the lips' mean, keeping PERSON_FACE.lipSpreadKept of its difference: the lips keep their colour
+ * and their shading, not the lamp's split. The lips are the outer lips less the opening (teeth are not
+ * lips). Changed in place.
+ */
+function evenLipColour(ownU: Float32Array, ownV: Float32Array, width: number, height: number, landmarks: number[][], coordinates: FaceCoordinates) {
+  const lips = new Float32Array(width * height);
+  fillPolygon(lips, width, height, grownHull(pick(landmarks, OUTER_LIPS), 1));
+  const opening = new Float32Array(width * height);
+  fillPolygon(opening, width, height, pick(landmarks, [...UPPER_INNER_LIP, ...[...LOWER_INNER_LIP].reverse()]));
+  let n = 0;
+  let meanU = 0;
+  let meanV = 0;
+  for (let i = 0; i < lips.length; i++) {
+    if (opening[i]) lips[i] = 0;
+    if (!lips[i]) continue;
+    n++;
+    meanU += ownU[i]!;
+    meanV += ownV[i]!;
+  }
+  if (n === 0) return;
+  meanU /= n;
+  meanV /= n;
+  // Softened at the lips' edge, so the change has no edge of its own.
+  boxBlur(lips, width, height, Math.max(1, Math.round(0.01 * coordinates.scale)));
+  const pull = 1 - PERSON_FACE.lipSpreadKept;
+  for (let i = 0; i < lips.length; i++) {
+    if (lips[i]! < 1e-3) continue;
+    ownU[i] = ownU[i]! - lips[i]! * pull * (ownU[i]! - meanU);
+    ownV[i] = ownV[i]! - lips[i]! * pull * (ownV[i]! - meanV);
   }
 }
 
