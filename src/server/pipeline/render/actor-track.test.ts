@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage } from '../../storage/storage';
-import { actorTrackFile, createTrackRecorder, readActorTrack, replayTracker } from './actor-track';
+import { actorTrackFile, createTrackRecorder, readActorTrack, replayTracker, saveActorTrack } from './actor-track';
 import type { FaceTracker, TrackedFace } from './face-track';
 import type { YuvFrame } from './yuv';
 
@@ -36,7 +36,7 @@ describe('actor track', () => {
     track = actorTrackFile(template);
     const recorder = createTrackRecorder();
     for (const face of faces) recorder.add(face);
-    await recorder.save(track, template, tracker);
+    await saveActorTrack(track, await recorder.track(template, tracker));
   });
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -62,6 +62,19 @@ describe('actor track', () => {
     }
     expect(replay.framesLeft).toBe(0);
     expect(await replay.track(NO_FRAME)).toBeUndefined();
+  });
+
+  it('keeps no file for a template without a face, and replays no face from its track', async () => {
+    const recorder = createTrackRecorder();
+    for (let i = 0; i < 3; i++) recorder.add(undefined);
+    const empty = await recorder.track(template, tracker);
+    expect(empty.header).toMatchObject({ frames: 3, points: 0 });
+    const file = path.join(dir, 'empty.track');
+    await saveActorTrack(file, empty);
+    expect(await readActorTrack(file, template, 'mesh-only')).toBeUndefined();
+    const replay = replayTracker(empty);
+    for (let i = 0; i < 3; i++) expect(await replay.track(NO_FRAME)).toBeUndefined();
+    expect(replay.framesLeft).toBe(0);
   });
 
   it('is not used for another tracker, a changed file or a cut-off track', async () => {
@@ -91,7 +104,7 @@ describe('actor track', () => {
     await writeFile(neighbour, 'another template');
     const recorder = createTrackRecorder();
     recorder.add(faceAt(0));
-    await recorder.save(actorTrackFile(file.path), file.path, tracker);
+    await saveActorTrack(actorTrackFile(file.path), await recorder.track(file.path, tracker));
     expect((await readdir(path.dirname(file.path))).sort()).toEqual([path.basename(neighbour), file.fileName, `${file.fileName}.track`].sort());
     await storage.removeUrl(file.url);
     expect(await readdir(path.dirname(file.path))).toEqual([path.basename(neighbour)]);

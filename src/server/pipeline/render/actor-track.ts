@@ -1,7 +1,9 @@
 // The actor's face through a template, recorded once and replayed. The track depends only on the
 // template's file and the tracker, not on the family: the first render of a template tracks the actor
-// live (the mesh model on every frame, about a third of a render's CPU) and leaves the track beside
-// the template's file (`<file>.track`); every later render of that template, for any family, replays it.
+// (the mesh model on every frame, about a third of a render's CPU) in a pass of its own before it paints
+// anything, and leaves the track beside the template's file (`<file>.track`); every later render of that
+// template, for any family, replays it. A render always paints from a whole track, so what steadies the
+// face may look at the frames after the one it paints as well as those before (steady-pose.ts).
 // Storage removes it with the template's file (storage.ts: a stored file's `<name>.*` siblings). The
 // 'actor-track' job records it ahead for templates that have none (jobs/actor-track.ts), so a family's
 // render finds it; a render that does not, records it itself.
@@ -105,7 +107,7 @@ export function replayTracker(track: RecordedTrack): FaceTracker & { readonly fr
     async track() {
       if (frame >= frames) return undefined;
       const start = frame++ * points * 2;
-      if (Number.isNaN(track.points[start])) return undefined;
+      if (points === 0 || Number.isNaN(track.points[start])) return undefined;
       const landmarks: number[][] = [];
       for (let i = 0; i < points; i++) landmarks.push([track.points[start + 2 * i]!, track.points[start + 2 * i + 1]!, 0]);
       return { landmarks, score: 1, via: 'crop' };
@@ -113,7 +115,7 @@ export function replayTracker(track: RecordedTrack): FaceTracker & { readonly fr
   };
 }
 
-/** Collects a live tracker's faces; `save` writes them as the template's track. */
+/** Collects a live tracker's faces; `track` gives them as the template's track. */
 export function createTrackRecorder() {
   const frames: (Float32Array | undefined)[] = [];
   let points = 0;
@@ -128,38 +130,44 @@ export function createTrackRecorder() {
       });
       frames.push(xy);
     },
-    /** Written to a file of its own and renamed: a reader never sees half a track, and two writers of the same track leave one. */
-    async save(file: string, template: string, tracker: FaceTracker): Promise<void> {
-      if (points === 0) return;
+    /** The faces collected, as this template's track by this tracker (a template without a face has a track of no points). */
+    async track(template: string, tracker: FaceTracker): Promise<RecordedTrack> {
       const info = await stat(template);
       const header: TrackHeader = { version: TRACK_VERSION, size: info.size, mtimeMs: info.mtimeMs, mode: tracker.mode, frames: frames.length, points, stats: { ...tracker.stats } };
-      const line = Buffer.from(`${JSON.stringify(header)}\n`);
       const data = new Float32Array(frames.length * points * 2);
       frames.forEach((xy, i) => (xy ? data.set(xy, i * points * 2) : data.fill(Number.NaN, i * points * 2, (i + 1) * points * 2)));
-      const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-      try {
-        await writeFile(temporary, Buffer.concat([line, Buffer.alloc(align4(line.length) - line.length, 0x20), Buffer.from(data.buffer)]));
-        await rename(temporary, file);
-      } finally {
-        await rm(temporary, { force: true });
-      }
+      return { header, points: data };
     },
   };
+}
+
+/**
+ * Writes a track to `file`: to a file of its own, then renamed, so a reader never sees half a track and
+ * two writers of the same track leave one. A track of no points (no face anywhere) is not kept.
+ */
+export async function saveActorTrack(file: string, { header, points }: RecordedTrack): Promise<void> {
+  if (header.points === 0) return;
+  const line = Buffer.from(`${JSON.stringify(header)}\n`);
+  const temporary = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, Buffer.concat([line, Buffer.alloc(align4(line.length) - line.length, 0x20), Buffer.from(points.buffer, points.byteOffset, points.byteLength)]));
+    await rename(temporary, file);
+  } finally {
+    await rm(temporary, { force: true });
+  }
 }
 
 const align4 = (n: number) => Math.ceil(n / 4) * 4;
 
 /**
- * Records a template's actor track ahead of any render: the template decoded and the actor tracked, as a
- * render would, nothing painted or encoded. Nothing is done when a valid track is there already.
+ * The actor tracked through the whole template: decoded as a render decodes it, the actor followed in
+ * every frame, nothing painted or encoded. `onFrame` hears how many frames are done.
  */
-export async function recordActorTrack(options: { template: string; actorTrack: string; engine: FaceEngine; mode?: FaceTracker['mode']; signal?: AbortSignal; timeoutMs?: number }): Promise<{ recorded: boolean; frames: number }> {
-  const mode = options.mode ?? 'mesh-only';
-  if (await hasActorTrack(options.actorTrack, options.template, mode)) return { recorded: false, frames: 0 };
+export async function trackTemplate(options: { template: string; engine: FaceEngine; mode?: FaceTracker['mode']; signal?: AbortSignal; timeoutMs?: number; onFrame?: (frames: number) => void }): Promise<RecordedTrack> {
   const video = await probeTemplate(options.template);
   const width = evenSize(video.width);
   const height = evenSize(video.height);
-  const tracker = await liveTracker(options.engine, mode);
+  const tracker = await liveTracker(options.engine, options.mode ?? 'mesh-only');
   const recorder = createTrackRecorder();
   let frames = 0;
   const decoded = decodeYuvFrames(options.template, video, { timeoutMs: options.timeoutMs ?? 60_000 + 5_000 * video.duration, signal: options.signal });
@@ -167,11 +175,19 @@ export async function recordActorTrack(options: { template: string; actorTrack: 
     for await (const bytes of decoded) {
       options.signal?.throwIfAborted();
       recorder.add(await tracker.track(yuvFrame(bytes, width, height)));
-      frames++;
+      options.onFrame?.(++frames);
     }
   } finally {
     await decoded.return(undefined);
   }
-  await recorder.save(options.actorTrack, options.template, tracker);
-  return { recorded: true, frames };
+  return recorder.track(options.template, tracker);
+}
+
+/** Records a template's actor track ahead of any render (trackTemplate, then kept). Nothing is done when a valid track is there already. */
+export async function recordActorTrack(options: { template: string; actorTrack: string; engine: FaceEngine; mode?: FaceTracker['mode']; signal?: AbortSignal; timeoutMs?: number }): Promise<{ recorded: boolean; frames: number }> {
+  const mode = options.mode ?? 'mesh-only';
+  if (await hasActorTrack(options.actorTrack, options.template, mode)) return { recorded: false, frames: 0 };
+  const track = await trackTemplate({ ...options, mode });
+  await saveActorTrack(options.actorTrack, track);
+  return { recorded: true, frames: track.header.frames };
 }

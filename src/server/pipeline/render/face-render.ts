@@ -9,9 +9,9 @@ import { createLightFollower } from './face-light';
 import { createOutlineFollower } from './face-shape';
 import { pasteFace, personToFrame } from './face-paste';
 import { createFaceChoice, eyeLender, mouthLook } from './face-choice';
-import { BETWEEN_EYES, CHIN, type Point } from './landmarks';
-import { createSteadyPose } from './steady-pose';
-import { createTrackRecorder, liveTracker, readActorTrack, replayTracker } from './actor-track';
+import { BETWEEN_EYES, CHIN, type Point, composeSimilarity, invertSimilarity } from './landmarks';
+import { steadyPlacements } from './steady-pose';
+import { type RecordedTrack, readActorTrack, replayTracker, saveActorTrack, trackTemplate } from './actor-track';
 import { createEyeBlinks, createEyeMotion } from './eye-blink';
 import { MOUTH, createMouthMotion } from './mouth-motion';
 import { type PersonFace, PersonFaceError, loadPersonFace } from './person-face';
@@ -48,8 +48,8 @@ export interface RenderFaceOptions {
   meshTracking?: boolean;
   /**
    * Where this template's actor track is kept (actor-track.ts): replayed when it is there and belongs to
-   * this file and tracker, else tracked live and written there after the render. Without it every
-   * render tracks the actor itself.
+   * this file and tracker, else the actor is tracked first, in a pass of its own, and the track written
+   * there before the render paints. Without it every render tracks the actor itself.
    */
   actorTrack?: string;
   /** x264 preset (default veryfast). */
@@ -95,6 +95,11 @@ export const RENDER = {
    * nothing measurable (decision 010, "Two renders at once").
    */
   ffmpegThreads: 0,
+  /**
+   * Share of the progress given to tracking the actor, when a render has to (a template without its
+   * track): on the 720p25 case it took about a third of a first render's time (bench/render).
+   */
+  trackingProgress: 0.35,
 } as const;
 
 export async function renderFace(options: RenderFaceOptions): Promise<RenderReport> {
@@ -119,13 +124,30 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   const height = evenSize(video.height);
   const timeoutMs = options.timeoutMs ?? RENDER.timeoutBaseMs + RENDER.timeoutPerSecondMs * video.duration;
   const threads = (options.ffmpegThreads ?? RENDER.ffmpegThreads) || undefined;
-  // The actor's face: replayed from the template's recorded track, or tracked live (the mesh model alone
-  // between detections, when the engine is the built-in one: it sets up tfjs) and recorded for next time.
+  // The actor's face, from the template's recorded track; a template without one is tracked first, in a
+  // pass of its own (the mesh model alone between detections, when the engine is the built-in one: it sets
+  // up tfjs), and its track kept for next time. Painting from a whole track lets the placement be steadied
+  // over the frames after each one as well as before (steady-pose.ts).
   const mode = options.meshTracking === false ? 'detect-on-crop' : 'mesh-only';
-  const recorded = options.actorTrack ? await readActorTrack(options.actorTrack, options.template, mode) : undefined;
-  const replay = recorded && replayTracker(recorded);
-  const tracker = replay ?? (await liveTracker(engine, mode));
-  const recorder = options.actorTrack && !replay ? createTrackRecorder() : undefined;
+  const found = options.actorTrack ? await readActorTrack(options.actorTrack, options.template, mode) : undefined;
+  const notes: string[] = [];
+  let reported = -1;
+  const report = (fraction: number) => {
+    if (options.onProgress && Math.floor(fraction * 100) !== reported) {
+      reported = Math.floor(fraction * 100);
+      options.onProgress(fraction);
+    }
+  };
+  // Tracking, when this render does it, is the first RENDER.trackingProgress of the way.
+  const paintedFrom = found ? 0 : RENDER.trackingProgress;
+  const trackingStarted = performance.now();
+  const track = found ?? (await trackTemplate({ template: options.template, engine, mode, signal, timeoutMs, onFrame: (done) => report(paintedFrom * Math.min(1, done / Math.max(1, video.frames))) }));
+  const trackingMs = performance.now() - trackingStarted;
+  if (!found && options.actorTrack) {
+    // The video can still be made; a track that cannot be kept costs the next render time, not this one its video.
+    await saveActorTrack(options.actorTrack, track).catch((error: unknown) => notes.push(`the actor's track could not be kept: ${(error as Error).message}`));
+  }
+  const tracker = replayTracker(track);
   // Per image of the person: its mouth (opened or closed from its own lips' gap) and eyes follow the actor's.
   const mouths = persons.map((each) => (options.mouth === false ? undefined : createMouthMotion(each)));
   // An anchor whose eyes are shut borrows them from another image of the person (face-choice.ts eyeLender);
@@ -138,18 +160,18 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   const light = createLightFollower();
   // Each image follows the actor's light on its own skin points (the anchor's follower is `light`).
   const lights = persons.map((_, i) => (i === 0 ? light : createLightFollower()));
-  const steady = createSteadyPose(video.fps, [person.landmarks[BETWEEN_EYES]!, person.landmarks[CHIN]!] as [Point, Point], Math.hypot(person.landmarks[CHIN]![0]! - person.landmarks[BETWEEN_EYES]![0]!, person.landmarks[CHIN]![1]! - person.landmarks[BETWEEN_EYES]![1]!));
+  // One steadied placement per frame, from the anchor's, shared by every image pasted in it.
+  const steadied = steadyPlacements(video.fps, [person.landmarks[BETWEEN_EYES]!, person.landmarks[CHIN]!] as [Point, Point], Math.hypot(person.landmarks[CHIN]![0]! - person.landmarks[BETWEEN_EYES]![0]!, person.landmarks[CHIN]![1]! - person.landmarks[BETWEEN_EYES]![1]!), placementsOf(track, person));
   const outline = options.shape === false ? undefined : createOutlineFollower(video.fps, person.landmarks);
   const encoder = openEncoder({
     output: options.output, width, height, rate: video.rate, audioFrom: video.hasAudio ? options.template : undefined,
     preset: options.preset, timeoutMs, signal, threads,
   });
-  const ms = { prepare: performance.now() - started, decode: 0, track: 0, compose: 0, encode: 0, total: 0 };
+  const ms = { prepare: performance.now() - started - trackingMs, decode: 0, track: trackingMs, compose: 0, encode: 0, total: 0 };
   let frames = 0;
   let framesWithFace = 0;
   let framesReplaced = 0;
   let framesBlinking = 0;
-  let reported = -1;
   const decoded = decodeYuvFrames(options.template, video, { timeoutMs, signal, threads });
   try {
     for (;;) {
@@ -162,22 +184,19 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
 
       mark = performance.now();
       const face = await tracker.track(frame);
-      recorder?.add(face);
       ms.track += performance.now() - mark;
+      const placement = steadied[frames];
 
-      if (!face) {
-        steady.reset();
-        outline?.reset();
-      }
-      if (face) {
+      if (!face) outline?.reset();
+      if (face && placement) {
         framesWithFace++;
         mark = performance.now();
         for (const each of [...mouths, ...eyes]) each?.update(face.landmarks);
         blinks?.update(face.landmarks);
         choice?.update(face.landmarks);
         if (blinks?.active) framesBlinking++;
-        // One steadying for the frame, from the anchor's placement, shared by every image pasted in it.
-        const settle = steady.settle(personToFrame(person, face.landmarks));
+        // The correction that moves this frame's raw placement onto the steadied one.
+        const settle = composeSimilarity(invertSimilarity(personToFrame(person, face.landmarks)), placement);
         // The anchor gives the whole face; another image lends only its mouth and jaw (its eyes, gaze and
         // brows may differ from the anchor's: a crop from a clip where the person glanced aside), and one
         // with open eyes lends its eyes when the anchor's are shut, the same image in every frame.
@@ -193,11 +212,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
       await encoder.write(next.value);
       ms.encode += performance.now() - mark;
       frames++;
-      const fraction = Math.min(1, frames / Math.max(1, video.frames));
-      if (options.onProgress && Math.floor(fraction * 100) !== reported) {
-        reported = Math.floor(fraction * 100);
-        options.onProgress(fraction);
-      }
+      report(paintedFrom + (1 - paintedFrom) * Math.min(1, frames / Math.max(1, video.frames)));
     }
     const mark = performance.now();
     await encoder.finish();
@@ -209,15 +224,10 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     // Runs the decoder's clean-up (kills ffmpeg) when the loop stopped early.
     await decoded.return(undefined);
   }
-  const notes: string[] = [];
-  if (replay && replay.framesLeft !== 0) {
-    // The same file decodes to the same frames: a track of another length is not this file's. Gone, so the retry tracks live.
-    await rm(options.actorTrack!, { force: true });
-    throw new Error(`the recorded actor track has ${recorded!.header.frames} frames, the template decoded to ${frames}: removed`);
-  }
-  if (recorder) {
-    // The video is made; a track that cannot be written costs the next render time, not this one its video.
-    await recorder.save(options.actorTrack!, options.template, tracker).catch((error: unknown) => notes.push(`the actor's track could not be kept: ${(error as Error).message}`));
+  if (tracker.framesLeft !== 0) {
+    // The same file decodes to the same frames: a track of another length is not this file's. Gone, so the retry tracks afresh.
+    if (found) await rm(options.actorTrack!, { force: true });
+    throw new Error(`the recorded actor track has ${track.header.frames} frames, the template decoded to ${frames}${found ? ': removed' : ''}`);
   }
   ms.total = performance.now() - started;
   const { mostFaces, ...tracking } = tracker.stats;
@@ -238,7 +248,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     mostFacesInTemplate: mostFaces,
     notes,
     eyesLent: person.eyesShut && eyesFrom !== undefined,
-    tracking: { mode: tracker.mode, recorded: replay !== undefined, ...tracking },
+    tracking: { mode: tracker.mode, recorded: found !== undefined, ...tracking },
     method: options.mouth === false ? 'aligned-paste' : 'aligned-paste+mouth',
     ms: { prepare: round(ms.prepare), decode: round(ms.decode), track: round(ms.track), compose: round(ms.compose), encode: round(ms.encode), total: round(ms.total) },
     fps: Number((frames / (ms.total / 1000)).toFixed(1)),
@@ -246,6 +256,16 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     height,
     frameRate: video.rate,
   };
+}
+
+/** The anchor's raw placement in each frame of the track (undefined where the frame has no face). */
+function placementsOf(track: RecordedTrack, person: PersonFace) {
+  const { frames, points } = track.header;
+  return Array.from({ length: frames }, (_, f) => {
+    const start = f * points * 2;
+    if (points === 0 || Number.isNaN(track.points[start])) return undefined;
+    return personToFrame(person, Array.from({ length: points }, (_, i) => [track.points[start + 2 * i]!, track.points[start + 2 * i + 1]!]));
+  });
 }
 
 /** At most this many of the person's other images are loaded (each costs a cut-out in memory and a mesh at start). */
