@@ -81,6 +81,7 @@ export function steadyPlacements(rate: number, anchors: [Point, Point], faceSize
   };
   const frames = raws.map((_, f) => f);
   const raw = raws.map((placed) => (placed ? ([applySimilarity(placed, anchors[0]), applySimilarity(placed, anchors[1])] as [Point, Point]) : undefined));
-  const steadied = filtered(filtered(raw, frames), frames.reverse());
+  const forwards = filtered(raw, frames);
+  const steadied = filtered(forwards, [...frames].reverse());
   return steadied.map((pair) => (pair ? similarityFrom(anchors, pair) : undefined));
 }
