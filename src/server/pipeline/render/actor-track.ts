@@ -1,9 +1,10 @@
 // The actor's face through a template, recorded once and replayed. The track depends only on the
 // template's file and the tracker, not on the family: the first render of a template tracks the actor
-// (the mesh model on every frame, about a third of a render's CPU) in a pass of its own before it paints
-// anything, and leaves the track beside the template's file (`<file>.track`); every later render of that
-// template, for any family, replays it. A render always paints from a whole track, so what steadies the
-// face may look at the frames after the one it paints as well as those before (steady-pose.ts).
+// (the mesh model on every frame, about a third of a render's CPU) as it paints, and leaves the track
+// beside the template's file (`<file>.track`); every later render of that template, for any family,
+// replays it. Either way a frame is painted once the second after it is tracked, so what steadies
+// the face looks at the frames after it as well as before (steady-pose.ts), and a render that records
+// paints the same video as one that replays (the recorder gives back each face as the track keeps it).
 // Storage removes it with the template's file (storage.ts: a stored file's `<name>.*` siblings). The
 // 'actor-track' job records it ahead for templates that have none (jobs/actor-track.ts), so a family's
 // render finds it; a render that does not, records it itself.
@@ -107,12 +108,17 @@ export function replayTracker(track: RecordedTrack): FaceTracker & { readonly fr
     async track() {
       if (frame >= frames) return undefined;
       const start = frame++ * points * 2;
-      if (points === 0 || Number.isNaN(track.points[start])) return undefined;
-      const landmarks: number[][] = [];
-      for (let i = 0; i < points; i++) landmarks.push([track.points[start + 2 * i]!, track.points[start + 2 * i + 1]!, 0]);
-      return { landmarks, score: 1, via: 'crop' };
+      return points === 0 ? undefined : recordedFace(track.points.subarray(start, start + points * 2));
     },
   };
+}
+
+/** A frame's face as a track keeps it: the mesh's x, y as float32, no depth (undefined where it had none). */
+function recordedFace(xy: Float32Array): TrackedFace | undefined {
+  if (Number.isNaN(xy[0])) return undefined;
+  const landmarks: number[][] = [];
+  for (let i = 0; i < xy.length; i += 2) landmarks.push([xy[i]!, xy[i + 1]!, 0]);
+  return { landmarks, score: 1, via: 'crop' };
 }
 
 /** Collects a live tracker's faces; `track` gives them as the template's track. */
@@ -120,7 +126,8 @@ export function createTrackRecorder() {
   const frames: (Float32Array | undefined)[] = [];
   let points = 0;
   return {
-    add(face: TrackedFace | undefined) {
+    /** Keeps a live tracker's face; gives it back as a replay of the track will (a render that records paints what the next one replays). */
+    add(face: TrackedFace | undefined): TrackedFace | undefined {
       if (!face) return void frames.push(undefined);
       points = face.landmarks.length;
       const xy = new Float32Array(points * 2);
@@ -129,6 +136,7 @@ export function createTrackRecorder() {
         xy[2 * i + 1] = y!;
       });
       frames.push(xy);
+      return recordedFace(xy);
     },
     /** The faces collected, as this template's track by this tracker (a template without a face has a track of no points). */
     async track(template: string, tracker: FaceTracker): Promise<RecordedTrack> {

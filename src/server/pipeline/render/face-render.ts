@@ -9,14 +9,15 @@ import { createLightFollower } from './face-light';
 import { createOutlineFollower } from './face-shape';
 import { pasteFace, personToFrame } from './face-paste';
 import { createFaceChoice, eyeLender, mouthLook } from './face-choice';
-import { BETWEEN_EYES, CHIN, type Point, composeSimilarity, invertSimilarity } from './landmarks';
-import { steadyPlacements } from './steady-pose';
-import { type RecordedTrack, readActorTrack, replayTracker, saveActorTrack, trackTemplate } from './actor-track';
+import { BETWEEN_EYES, CHIN, type Point, type Similarity, composeSimilarity, invertSimilarity } from './landmarks';
+import { createSteadyPlacements } from './steady-pose';
+import { createTrackRecorder, liveTracker, readActorTrack, replayTracker, saveActorTrack } from './actor-track';
+import type { TrackedFace } from './face-track';
 import { createEyeBlinks, createEyeMotion } from './eye-blink';
 import { MOUTH, createMouthMotion } from './mouth-motion';
 import { type PersonFace, PersonFaceError, loadPersonFace } from './person-face';
-import { decodeYuvFrames, evenSize, openEncoder, probeTemplate } from './video-pipes';
-import { yuvFrame } from './yuv';
+import { createFramePool, decodeYuvFrames, evenSize, openEncoder, probeTemplate, yuvFrameBytes } from './video-pipes';
+import { type YuvFrame, yuvFrame } from './yuv';
 
 export interface RenderFaceOptions {
   template: string;
@@ -48,8 +49,8 @@ export interface RenderFaceOptions {
   meshTracking?: boolean;
   /**
    * Where this template's actor track is kept (actor-track.ts): replayed when it is there and belongs to
-   * this file and tracker, else the actor is tracked first, in a pass of its own, and the track written
-   * there before the render paints. Without it every render tracks the actor itself.
+   * this file and tracker, else the actor is tracked as the render paints and the track written there at
+   * the end. Without it every render tracks the actor itself.
    */
   actorTrack?: string;
   /** x264 preset (default veryfast). */
@@ -95,11 +96,6 @@ export const RENDER = {
    * nothing measurable (decision 010, "Two renders at once").
    */
   ffmpegThreads: 0,
-  /**
-   * Share of the progress given to tracking the actor, when a render has to (a template without its
-   * track): on the 720p25 case it took about a third of a first render's time (bench/render).
-   */
-  trackingProgress: 0.35,
 } as const;
 
 export async function renderFace(options: RenderFaceOptions): Promise<RenderReport> {
@@ -124,30 +120,18 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   const height = evenSize(video.height);
   const timeoutMs = options.timeoutMs ?? RENDER.timeoutBaseMs + RENDER.timeoutPerSecondMs * video.duration;
   const threads = (options.ffmpegThreads ?? RENDER.ffmpegThreads) || undefined;
-  // The actor's face, from the template's recorded track; a template without one is tracked first, in a
-  // pass of its own (the mesh model alone between detections, when the engine is the built-in one: it sets
-  // up tfjs), and its track kept for next time. Painting from a whole track lets the placement be steadied
-  // over the frames after each one as well as before (steady-pose.ts).
+  // The actor's face, from the template's recorded track; a template without one is tracked as it is
+  // painted (the mesh model alone between detections, when the engine is the built-in one: it sets up
+  // tfjs), and its track kept for next time. Either way each frame is painted once the frames in the
+  // STEADY.lookaheadSeconds after it are tracked, so the placement is steadied over the frames after it as
+  // well as before (steady-pose.ts); the recorder gives each face back as a replay will, so the two paint
+  // the same video.
   const mode = options.meshTracking === false ? 'detect-on-crop' : 'mesh-only';
   const found = options.actorTrack ? await readActorTrack(options.actorTrack, options.template, mode) : undefined;
+  const replay = found ? replayTracker(found) : undefined;
   const notes: string[] = [];
-  let reported = -1;
-  const report = (fraction: number) => {
-    if (options.onProgress && Math.floor(fraction * 100) !== reported) {
-      reported = Math.floor(fraction * 100);
-      options.onProgress(fraction);
-    }
-  };
-  // Tracking, when this render does it, is the first RENDER.trackingProgress of the way.
-  const paintedFrom = found ? 0 : RENDER.trackingProgress;
-  const trackingStarted = performance.now();
-  const track = found ?? (await trackTemplate({ template: options.template, engine, mode, signal, timeoutMs, onFrame: (done) => report(paintedFrom * Math.min(1, done / Math.max(1, video.frames))) }));
-  const trackingMs = performance.now() - trackingStarted;
-  if (!found && options.actorTrack) {
-    // The video can still be made; a track that cannot be kept costs the next render time, not this one its video.
-    await saveActorTrack(options.actorTrack, track).catch((error: unknown) => notes.push(`the actor's track could not be kept: ${(error as Error).message}`));
-  }
-  const tracker = replayTracker(track);
+  const live = replay ? undefined : { tracker: await liveTracker(engine, mode), recorder: createTrackRecorder() };
+  const trackFace = async (frame: YuvFrame) => (replay ? replay.track(frame) : live!.recorder.add(await live!.tracker.track(frame)));
   // Per image of the person: its mouth (opened or closed from its own lips' gap) and eyes follow the actor's.
   const mouths = persons.map((each) => (options.mouth === false ? undefined : createMouthMotion(each)));
   // An anchor whose eyes are shut borrows them from another image of the person (face-choice.ts eyeLender);
@@ -161,18 +145,59 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   // Each image follows the actor's light on its own skin points (the anchor's follower is `light`).
   const lights = persons.map((_, i) => (i === 0 ? light : createLightFollower()));
   // One steadied placement per frame, from the anchor's, shared by every image pasted in it.
-  const steadied = steadyPlacements(video.fps, [person.landmarks[BETWEEN_EYES]!, person.landmarks[CHIN]!] as [Point, Point], Math.hypot(person.landmarks[CHIN]![0]! - person.landmarks[BETWEEN_EYES]![0]!, person.landmarks[CHIN]![1]! - person.landmarks[BETWEEN_EYES]![1]!), placementsOf(track, person));
+  const [betweenEyes, chin] = [person.landmarks[BETWEEN_EYES]!, person.landmarks[CHIN]!];
+  const steady = createSteadyPlacements(video.fps, [betweenEyes, chin] as [Point, Point], Math.hypot(chin[0]! - betweenEyes[0]!, chin[1]! - betweenEyes[1]!));
   const outline = options.shape === false ? undefined : createOutlineFollower(video.fps, person.landmarks);
+  // The frames go round from the decoder to the encoder and back (video-pipes.ts createFramePool).
+  const pool = createFramePool(yuvFrameBytes(width, height));
   const encoder = openEncoder({
     output: options.output, width, height, rate: video.rate, audioFrom: video.hasAudio ? options.template : undefined,
-    preset: options.preset, timeoutMs, signal, threads,
+    preset: options.preset, timeoutMs, signal, threads, pool,
   });
-  const ms = { prepare: performance.now() - started - trackingMs, decode: 0, track: trackingMs, compose: 0, encode: 0, total: 0 };
+  const ms = { prepare: performance.now() - started, decode: 0, track: 0, compose: 0, encode: 0, total: 0 };
   let frames = 0;
   let framesWithFace = 0;
   let framesReplaced = 0;
   let framesBlinking = 0;
-  const decoded = decodeYuvFrames(options.template, video, { timeoutMs, signal, threads });
+  let reported = -1;
+  /** Frames tracked and waiting for their steadied placement. */
+  const held: { bytes: Buffer; frame: YuvFrame; face: TrackedFace | undefined }[] = [];
+
+  /** Paints the oldest frame held at its steadied placement and sends it to the encoder. */
+  async function paintNext(placement: Similarity | undefined) {
+    const { bytes, frame, face } = held.shift()!;
+    if (!face) outline?.reset();
+    if (face && placement) {
+      framesWithFace++;
+      const mark = performance.now();
+      for (const each of [...mouths, ...eyes]) each?.update(face.landmarks);
+      blinks?.update(face.landmarks);
+      choice?.update(face.landmarks);
+      if (blinks?.active) framesBlinking++;
+      // The correction that moves this frame's raw placement onto the steadied one.
+      const settle = composeSimilarity(invertSimilarity(personToFrame(person, face.landmarks)), placement);
+      // The anchor gives the whole face; another image lends only its mouth and jaw (its eyes, gaze and
+      // brows may differ from the anchor's: a crop from a clip where the person glanced aside), and one
+      // with open eyes lends its eyes when the anchor's are shut, the same image in every frame.
+      if (pasteFace(frame, person, face.landmarks, { mouth: mouths[0], blinks, eyes: eyesFrom === undefined ? eyes[0] : undefined, light, settle, shape: outline })) framesReplaced++;
+      if (eyesFrom !== undefined) pasteFace(frame, persons[eyesFrom]!, face.landmarks, { blinks, eyes: eyes[0], light: eyeLight, settle, only: 'eyes' });
+      for (const { index, opacity } of choice?.shown ?? []) {
+        if (index !== 0) pasteFace(frame, persons[index]!, face.landmarks, { mouth: mouths[index], light: lights[index], settle, opacity, only: 'mouth' });
+      }
+      ms.compose += performance.now() - mark;
+    }
+    const mark = performance.now();
+    await encoder.write(bytes);
+    ms.encode += performance.now() - mark;
+    frames++;
+    const done = Math.min(1, frames / Math.max(1, video.frames));
+    if (options.onProgress && Math.floor(done * 100) !== reported) {
+      reported = Math.floor(done * 100);
+      options.onProgress(done);
+    }
+  }
+
+  const decoded = decodeYuvFrames(options.template, video, { timeoutMs, signal, threads, pool });
   try {
     for (;;) {
       let mark = performance.now();
@@ -181,39 +206,13 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
       if (next.done) break;
       signal?.throwIfAborted();
       const frame = yuvFrame(next.value, width, height);
-
       mark = performance.now();
-      const face = await tracker.track(frame);
+      const face = await trackFace(frame);
       ms.track += performance.now() - mark;
-      const placement = steadied[frames];
-
-      if (!face) outline?.reset();
-      if (face && placement) {
-        framesWithFace++;
-        mark = performance.now();
-        for (const each of [...mouths, ...eyes]) each?.update(face.landmarks);
-        blinks?.update(face.landmarks);
-        choice?.update(face.landmarks);
-        if (blinks?.active) framesBlinking++;
-        // The correction that moves this frame's raw placement onto the steadied one.
-        const settle = composeSimilarity(invertSimilarity(personToFrame(person, face.landmarks)), placement);
-        // The anchor gives the whole face; another image lends only its mouth and jaw (its eyes, gaze and
-        // brows may differ from the anchor's: a crop from a clip where the person glanced aside), and one
-        // with open eyes lends its eyes when the anchor's are shut, the same image in every frame.
-        if (pasteFace(frame, person, face.landmarks, { mouth: mouths[0], blinks, eyes: eyesFrom === undefined ? eyes[0] : undefined, light, settle, shape: outline })) framesReplaced++;
-        if (eyesFrom !== undefined) pasteFace(frame, persons[eyesFrom]!, face.landmarks, { blinks, eyes: eyes[0], light: eyeLight, settle, only: 'eyes' });
-        for (const { index, opacity } of choice?.shown ?? []) {
-          if (index !== 0) pasteFace(frame, persons[index]!, face.landmarks, { mouth: mouths[index], light: lights[index], settle, opacity, only: 'mouth' });
-        }
-        ms.compose += performance.now() - mark;
-      }
-
-      mark = performance.now();
-      await encoder.write(next.value);
-      ms.encode += performance.now() - mark;
-      frames++;
-      report(paintedFrom + (1 - paintedFrom) * Math.min(1, frames / Math.max(1, video.frames)));
+      held.push({ bytes: next.value, frame, face });
+      for (const placement of steady.push(face ? personToFrame(person, face.landmarks) : undefined)) await paintNext(placement);
     }
+    for (const placement of steady.finish()) await paintNext(placement);
     const mark = performance.now();
     await encoder.finish();
     ms.encode += performance.now() - mark;
@@ -224,10 +223,15 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     // Runs the decoder's clean-up (kills ffmpeg) when the loop stopped early.
     await decoded.return(undefined);
   }
-  if (tracker.framesLeft !== 0) {
+  const tracker = replay ?? live!.tracker;
+  if (replay && replay.framesLeft !== 0) {
     // The same file decodes to the same frames: a track of another length is not this file's. Gone, so the retry tracks afresh.
-    if (found) await rm(options.actorTrack!, { force: true });
-    throw new Error(`the recorded actor track has ${track.header.frames} frames, the template decoded to ${frames}${found ? ': removed' : ''}`);
+    await rm(options.actorTrack!, { force: true });
+    throw new Error(`the recorded actor track has ${found!.header.frames} frames, the template decoded to ${frames}: removed`);
+  }
+  if (live && options.actorTrack) {
+    // The video is made; a track that cannot be kept costs the next render time, not this one its video.
+    await saveActorTrack(options.actorTrack, await live.recorder.track(options.template, live.tracker)).catch((error: unknown) => notes.push(`the actor's track could not be kept: ${(error as Error).message}`));
   }
   ms.total = performance.now() - started;
   const { mostFaces, ...tracking } = tracker.stats;
@@ -256,16 +260,6 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     height,
     frameRate: video.rate,
   };
-}
-
-/** The anchor's raw placement in each frame of the track (undefined where the frame has no face). */
-function placementsOf(track: RecordedTrack, person: PersonFace) {
-  const { frames, points } = track.header;
-  return Array.from({ length: frames }, (_, f) => {
-    const start = f * points * 2;
-    if (points === 0 || Number.isNaN(track.points[start])) return undefined;
-    return personToFrame(person, Array.from({ length: points }, (_, i) => [track.points[start + 2 * i]!, track.points[start + 2 * i + 1]!]));
-  });
 }
 
 /** At most this many of the person's other images are loaded (each costs a cut-out in memory and a mesh at start). */
