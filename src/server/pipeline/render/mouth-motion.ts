@@ -31,6 +31,12 @@ export const MOUTH = {
   teethLighter: 5,
   /** …and less red by this much (V). */
   teethLessRed: 2,
+  /**
+   * A pixel there darker than the lower lip by this much (Y) is the mouth's dark inside: a mouth open in
+   * speech is dark at its corners below the mesh's inner lips (face-api's sample5), and closed from the
+   * mesh's curves it kept them as dark hooks at the corners of the seam, a frown.
+   */
+  insideDarker: 25,
   /** The lower lip drops at most this share of the way from the lips to the chin. */
   maxDropShare: 0.45,
   /** The jaw's shift fades out at this many times the lips-to-chin depth (beyond the chin: outside the mask). */
@@ -64,8 +70,9 @@ const softEdge = (inside: number) => Math.max(0, Math.min(1, inside / 2));
 export type MouthSample = [number, number, number, number];
 
 /**
- * `person`: the image's mesh and, when given, its picture (Y and V), in which the lower teeth that the mesh
- * leaves below its lower inner lip are found, so that closing covers them too (teethBelow).
+ * `person`: the image's mesh and, when given, its picture (Y and V), in which the lower teeth and the dark
+ * inside that the mesh leaves below its lower inner lip are found, so that closing covers them too
+ * (insideBelow).
  */
 export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>): MouthMotion {
   const lm = person.landmarks;
@@ -105,7 +112,7 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
     const [[u0, v0], [u1, v1]] = [curve[i]!, curve[i + 1]!];
     return v0 + ((u - u0) / Math.max(1e-6, u1 - u0)) * (v1 - v0);
   };
-  const below = teethBelow(person, (u, v) => [ox + u * ax + v * nx, oy + u * ay + v * ny], halfWidth, (u) => curveAt(lowerInner, u));
+  const below = insideBelow(person, (u, v) => [ox + u * ax + v * nx, oy + u * ay + v * ny], halfWidth, (u) => curveAt(lowerInner, u));
   let rest = Infinity;
   let open = 0;
   let extra = 0;
@@ -151,8 +158,9 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
         const upperEdge = curveAt(upperInner, u);
         const lowerEdge = curveAt(lowerInner, u);
         if (upperEdge === undefined || lowerEdge === undefined) return 0;
-        // The teeth below the mesh's lower lip, at the corners too: a wide smile's gap narrows to nothing there
-        // but its teeth reach below the curve (held to the column's gap, they stayed as a white fleck: sample6).
+        // The teeth and dark inside below the mesh's lower lip, at the corners too: a wide smile's gap narrows
+        // to nothing there but its teeth reach below the curve (held to the column's gap, they stayed as a
+        // white fleck: sample6), and a mouth open in speech is dark there (sample5).
         const bottom = lowerEdge + below(u);
         // A little past the upper lip's inner edge: on a toothy smile the mesh draws it a pixel or two low.
         const rise = (-extra / ownGap) * Math.max(0, bottom - upperEdge) * (1 + MOUTH.closeOverlap);
@@ -195,13 +203,15 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
 }
 
 /**
- * How far below the mesh's lower inner lip the lower teeth reach, per column u across the mouth (person
- * pixels; 0 without the picture): on a wide smile the mesh draws that lip along the lower teeth's top edge
- * (face-api's sample3: 7 pixels of teeth below it in a 320-pixel face), and a mouth closed from there kept
- * them as a white seam. Teeth are lighter and less red than the lower lip, whose colour is taken at the
- * middle of the lower lip (between its inner and outer edges); the search goes no further than that middle.
+ * How far below the mesh's lower inner lip the lower teeth, or the mouth's dark inside, reach, per column
+ * u across the mouth (person pixels; 0 without the picture): on a wide smile the mesh draws that lip along
+ * the lower teeth's top edge (face-api's sample3: 7 pixels of teeth below it in a 320-pixel face), and a
+ * mouth closed from there kept them as a white seam; a mouth open in speech keeps its dark inside below
+ * the mesh's curves at its corners (sample5). Teeth are lighter and less red than the lower lip, the inside
+ * far darker; the lip's colour is taken at the middle of the lower lip (between its inner and outer
+ * edges), and the search goes no further than that middle.
  */
-function teethBelow(
+function insideBelow(
   person: Pick<PersonFace, 'landmarks'> & Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>,
   toPicture: (u: number, v: number) => [number, number],
   halfWidth: number,
@@ -225,7 +235,8 @@ function teethBelow(
     let depth = 0;
     while (depth < lipDepth) {
       const point = toPicture(u, edge + depth + 0.5);
-      if (!(at(y, point) > lipY + MOUTH.teethLighter && at(chroma, point) < lipV - MOUTH.teethLessRed)) break;
+      const tooth = at(y, point) > lipY + MOUTH.teethLighter && at(chroma, point) < lipV - MOUTH.teethLessRed;
+      if (!tooth && !(at(y, point) < lipY - MOUTH.insideDarker)) break;
       depth++;
     }
     depths[c] = depth;
