@@ -8,8 +8,8 @@
 import { ALIGNMENT_POINTS, LOWER_INNER_LIP, type Similarity, UPPER_INNER_LIP, applySimilarity, composeSimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
 import type { EyeBlinks, EyeMotion } from './eye-blink';
 import { type OutlineFollower, fitOutline } from './face-shape';
-import { type LightFollower, type LightTransfer, castShare, evaluate, fitLighting, lightTransfer, sampleActorSkin, transferLuma } from './face-light';
-import type { MouthMotion, MouthSample } from './mouth-motion';
+import { BLACK, type LightFollower, type LightTransfer, castShare, evaluate, fitLighting, lightTransfer, sampleActorSkin, transferLuma } from './face-light';
+import { MOUTH, type MouthMotion, type MouthSample } from './mouth-motion';
 import type { PersonFace } from './person-face';
 import { colourFigures } from './person-face';
 import { type YuvFrame, sampleBilinear } from './yuv';
@@ -233,7 +233,7 @@ function pasteLuma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacity,
   const maxY = ph - 1.001;
   // Person coordinates of pixel centres: p = A·(x + 0.5, y + 0.5) + t, walked incrementally along a row.
   const { a, b, tx: ox, ty: oy } = toPerson;
-  const source: MouthSample = [0, 0, 0, 0];
+  const source: MouthSample = [0, 0, 0, 0, 0];
   for (let y = y0; y < y1; y++) {
     let px = a * (x0 + 0.5) - b * (y + 0.5) + ox - 0.5;
     let py = b * (x0 + 0.5) + a * (y + 0.5) + oy - 0.5;
@@ -243,6 +243,7 @@ function pasteLuma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacity,
       let sx = px;
       let sy = py;
       let inside = 0;
+      let seam = 0;
       if (look && inBox(look.bounds, sx, sy)) {
         look.source(px, py, source);
         sx = source[0];
@@ -250,6 +251,7 @@ function pasteLuma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacity,
       }
       if (warp && inBox(warp.bounds, sx, sy)) {
         inside = warp.source(sx, sy, source);
+        seam = source[4];
         sx = source[0];
         sy = source[1];
       }
@@ -261,13 +263,15 @@ function pasteLuma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacity,
       const ty = fy - iy;
       const from = iy * pw + ix;
       // The mask moves with the warp: the person's chin drops with the actor's. Inside the opened mouth the
-      // actor's own mouth shows (real teeth, tongue and shade, in this frame's light).
+      // actor's own mouth shows (real teeth, tongue and shade, in this frame's light); where a photo's
+      // parted lips are closed, the line where they meet is shaded (MOUTH.seamDark).
       let alpha = lerpAt(mask, from, pw, tx, ty) * opacity;
       if (area) alpha *= lerpAt(area, from, pw, tx, ty);
       if (blink && inBox(blink.bounds, x + 0.5, y + 0.5)) alpha *= 1 - blink.keepActor(x + 0.5, y + 0.5);
       if (alpha <= 0.002) continue;
       let value = transferLuma(transfer, lerpAt(person.y, from, pw, tx, ty), (px - cx) / scale, (py - cy) / scale);
       if (inside > 0) value += (interior!.y(source) - value) * inside;
+      if (seam > 0) value = BLACK + (value - BLACK) * (1 - MOUTH.seamDark * seam);
       frame.y[at] = frame.y[at]! + alpha * (value - frame.y[at]!);
     }
   }
@@ -281,7 +285,7 @@ function pasteChroma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacit
   const maxY = ph - 1.001;
   const { shiftU, shiftV } = transfer;
   const { a, b, tx: ox, ty: oy } = toPerson;
-  const source: MouthSample = [0, 0, 0, 0];
+  const source: MouthSample = [0, 0, 0, 0, 0];
   const half = frame.width >> 1;
   for (let chromaY = y0 >> 1; chromaY < y1 >> 1; chromaY++) {
     // A chroma sample covers 2×2 luma pixels: its centre is at (2·chromaX + 1, 2·chromaY + 1).

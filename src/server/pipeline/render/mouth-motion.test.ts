@@ -47,7 +47,7 @@ describe('createMouthMotion', () => {
     expect(lipGap, 'her lips are parted in the photo').toBeGreaterThan(3);
     // A point a quarter of the way down her own parted lips, mid-mouth: her upper teeth in the photo.
     const [px, py] = [upper[0]! + 0.25 * (lower[0]! - upper[0]!), upper[1]! + 0.25 * (lower[1]! - upper[1]!)];
-    const out: MouthSample = [0, 0, 0, 0];
+    const out: MouthSample = [0, 0, 0, 0, 0];
 
     const motion = createMouthMotion({ landmarks: grin });
     motion.update(actorRest);
@@ -76,7 +76,7 @@ describe('createMouthMotion', () => {
       const lips = pick(lm, OUTER_LIPS);
       const motion = createMouthMotion(person);
       motion.update(actorRest);
-      const out: MouthSample = [0, 0, 0, 0];
+      const out: MouthSample = [0, 0, 0, 0, 0];
       let [before, after] = [0, 0];
       for (let y = 0; y < person.height; y++) {
         for (let x = 0; x < person.width; x++) {
@@ -101,8 +101,8 @@ describe('createMouthMotion', () => {
     const lipY = person.y[Math.round((inner[1]! + outer[1]!) / 2) * person.width + Math.round((inner[0]! + outer[0]!) / 2)]!;
     const motion = createMouthMotion(person);
     motion.update(actorRest);
-    const out: MouthSample = [0, 0, 0, 0];
-    let [before, after] = [0, 0];
+    const out: MouthSample = [0, 0, 0, 0, 0];
+    let [before, after, seam] = [0, 0, 0];
     const dark = (x: number, y: number) => person.y[Math.min(person.height - 1, Math.max(0, Math.floor(y))) * person.width + Math.min(person.width - 1, Math.max(0, Math.floor(x)))]! < lipY - 40;
     for (let y = 0; y < person.height; y++) {
       for (let x = 0; x < person.width; x++) {
@@ -110,8 +110,13 @@ describe('createMouthMotion', () => {
         if (dark(x + 0.5, y + 0.5)) before++;
         motion.source(x + 0.5, y + 0.5, out);
         if (dark(out[0], out[1])) after++;
+        if (out[4] > 0.5) seam++;
       }
     }
+    // Where the closed lips meet, a line of shade across the mouth, a pixel or two thick.
+    const width = Math.hypot(lm[61]![0]! - lm[291]![0]!, lm[61]![1]! - lm[291]![1]!);
+    expect(seam, 'the closed lips show where they meet').toBeGreaterThan(0.5 * width);
+    expect(seam).toBeLessThan(4 * width);
     expect(before, 'her open mouth is dark inside').toBeGreaterThan(100);
     // Measured: 22 of 1,082 (289 closed to the mesh's inner lips alone).
     expect(after, `what still shows of the dark inside once closed (of ${before})`).toBeLessThan(0.1 * before);

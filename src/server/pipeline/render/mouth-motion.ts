@@ -37,6 +37,15 @@ export const MOUTH = {
    * mesh's curves it kept them as dark hooks at the corners of the seam, a frown.
    */
   insideDarker: 25,
+  /**
+   * Closed lips meet in a thin line of shade. A photo's parted lips closed over their gap showed none
+   * (sample5's closed mouth a plain pink shape), so a seam is drawn where they meet: the light above black
+   * multiplied by 1 − seamDark at its middle, over seamWidth of the face's height each side, fading out
+   * towards the corners where the photo's gap narrows under seamFullGap of the face's height.
+   */
+  seamDark: 0.35,
+  seamWidth: 0.006,
+  seamFullGap: 0.02,
   /** The lower lip drops at most this share of the way from the lips to the chin. */
   maxDropShare: 0.45,
   /** The jaw's shift fades out at this many times the lips-to-chin depth (beyond the chin: outside the mask). */
@@ -52,7 +61,8 @@ export interface MouthMotion {
    * Writes where to sample the person's picture for the output point (px, py) into out[0], out[1]; returns
    * how much is mouth interior (0..1). Inside the mouth, out[2] is how far across the opening the point is
    * (0 at the upper lip, 1 at the lower) and out[3] where along the lips (0 at the left corner, 1 at the
-   * right): the actor's own mouth is sampled there (face-paste.ts).
+   * right): the actor's own mouth is sampled there (face-paste.ts). out[4] is how much the closed lips'
+   * seam darkens the point (0..1; 0 unless the photo's parted lips are being closed).
    */
   source(px: number, py: number, out: MouthSample): number;
   /** The actor's opening above rest in this frame (share of face height). */
@@ -67,7 +77,7 @@ export interface MouthMotion {
 const softEdge = (inside: number) => Math.max(0, Math.min(1, inside / 2));
 
 /** See MouthMotion.source. */
-export type MouthSample = [number, number, number, number];
+export type MouthSample = [number, number, number, number, number];
 
 /**
  * `person`: the image's mesh and, when given, its picture (Y and V), in which the lower teeth and the dark
@@ -150,6 +160,7 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
       const v = (px - ox) * nx + (py - oy) * ny;
       out[0] = px;
       out[1] = py;
+      out[4] = 0;
       if (v >= fadeEnd || u <= -reach || u >= reach) return 0;
       if (extra < 0) {
         // Closing: this column's lower lip rises by the closing's share of its own gap (all of it when the
@@ -163,9 +174,13 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
         // white fleck: sample6), and a mouth open in speech is dark there (sample5).
         const bottom = lowerEdge + below(u);
         // A little past the upper lip's inner edge: on a toothy smile the mesh draws it a pixel or two low.
-        const rise = (-extra / ownGap) * Math.max(0, bottom - upperEdge) * (1 + MOUTH.closeOverlap);
+        const closing = -extra / ownGap;
+        const rise = closing * Math.max(0, bottom - upperEdge) * (1 + MOUTH.closeOverlap);
         const from = bottom - rise;
-        if (rise <= 0 || v < from) return 0;
+        if (rise <= 0) return 0;
+        const seamWidth = MOUTH.seamWidth * faceHeight;
+        out[4] = closing * Math.max(0, 1 - Math.abs(v - from) / seamWidth) * Math.min(1, (bottom - upperEdge) / (MOUTH.seamFullGap * faceHeight));
+        if (v < from) return 0;
         const shift = rise * Math.max(0, Math.min(1, (fadeEnd - v) / Math.max(1, fadeEnd - from)));
         out[0] = px + shift * nx;
         out[1] = py + shift * ny;

@@ -53,7 +53,7 @@ describe('warp bounds', () => {
     const xs = person.map(([x]) => x!);
     const ys = person.map(([, y]) => y!);
     const margin = 0.5 * faceHeight;
-    const out: MouthSample = [0, 0, 0, 0];
+    const out: MouthSample = [0, 0, 0, 0, 0];
     const inside = (box: Float64Array, x: number, y: number) => x > box[0]! && x < box[2]! && y > box[1]! && y < box[3]!;
     const changed = { mouth: 0, eyes: 0, blinks: 0 };
     for (let y = Math.min(...ys) - margin; y < Math.max(...ys) + margin; y += 0.75) {
