@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { type FaceEngine, type Frame, createHumanFaceEngine, mouthOpening } from '../face-engine';
-import { LOWER_INNER_LIP, LOWER_LIP_CENTRE, LOWER_LIP_OUTER, OUTER_LIPS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, insidePolygon, pick } from './landmarks';
+import { LOWER_INNER_LIP, LOWER_LIP_CENTRE, LOWER_LIP_OUTER, MOUTH_CORNERS, OUTER_LIPS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, insidePolygon, pick } from './landmarks';
 import { type MouthSample, createMouthMotion } from './mouth-motion';
 import { loadPersonFace } from './person-face';
 
@@ -114,7 +114,8 @@ describe('createMouthMotion', () => {
       }
     }
     // Where the closed lips meet, a line of shade across the mouth, a pixel or two thick.
-    const width = Math.hypot(lm[61]![0]! - lm[291]![0]!, lm[61]![1]! - lm[291]![1]!);
+    const [left, right] = pick(lm, MOUTH_CORNERS);
+    const width = Math.hypot(left![0] - right![0], left![1] - right![1]);
     expect(seam, 'the closed lips show where they meet').toBeGreaterThan(0.5 * width);
     expect(seam).toBeLessThan(4 * width);
     expect(before, 'her open mouth is dark inside').toBeGreaterThan(100);
