@@ -1,7 +1,8 @@
 // The actor's blinks (eye-blink.ts): an eye counts as closed against its own recent widest opening, and
 // only then does the actor's eye show, in a soft ellipse around it.
 import { describe, expect, it } from 'vitest';
-import { createEyeBlinks, createEyeMotion, eyeOpening } from './eye-blink';
+import { createEyeBlinks, createEyeMotion, eyeGaze, eyeOpening } from './eye-blink';
+import { EYE_CONTOURS } from './landmarks';
 
 /** A mesh with only the eye points set: eyes 40 px wide at y = 100, lids `opening` px apart. */
 function mesh(opening: number): number[][] {
@@ -67,5 +68,47 @@ describe('eye openness', () => {
     eyes.source(220, 95, out);
     expect(out[1]).toBeGreaterThan(95.5);
     expect(eyeOpening(mesh(15))).toBeCloseTo(15 / 40, 5);
+  });
+});
+
+describe('eye gaze', () => {
+  /**
+   * Two eyes 40 px wide at y = 100 (their lid margins drawn as ellipses 16 px high), white inside with a dark
+   * iris 12 px across at `shift` px from each eye's middle, on skin; the lashes' shade on each eye's outer corner.
+   */
+  function eyes(shift: number | undefined) {
+    const [width, height] = [320, 200];
+    const luma = new Float32Array(width * height).fill(150);
+    const points = Array.from({ length: 468 }, () => [0, 0, 0]);
+    for (const [k, x0] of [[0, 100], [1, 200]] as const) {
+      const contour = EYE_CONTOURS[k];
+      // Each margin starts at the eye's picture-left corner (33, the left eye's outer one; 362, the right eye's inner one).
+      contour.forEach((index, j) => {
+        const angle = Math.PI - (2 * Math.PI * j) / contour.length;
+        points[index] = [x0 + 20 + 20 * Math.cos(angle), 100 + 8 * Math.sin(angle), 0];
+      });
+      const outer = k === 0 ? x0 : x0 + 40;
+      for (let y = 88; y <= 112; y++) {
+        for (let x = x0 - 2; x <= x0 + 42; x++) {
+          if (((x + 0.5 - x0 - 20) / 20) ** 2 + ((y + 0.5 - 100) / 8) ** 2 >= 1) continue;
+          const iris = shift !== undefined && Math.hypot(x + 0.5 - (x0 + 20 + shift), y + 0.5 - 100) < 6;
+          luma[y * width + x] = iris ? 40 : Math.abs(x - outer) < 5 ? 120 : 220;
+        }
+      }
+    }
+    return { luma, width, height, points };
+  }
+  it('finds the iris across the eye, + towards the picture’s right, in eye widths, whatever the lashes’ shade', () => {
+    for (const shift of [-8, 0, 8]) {
+      const { luma, width, height, points } = eyes(shift);
+      expect(eyeGaze(luma, width, height, points)).toBeCloseTo(shift / 40, 1);
+    }
+    const right = eyes(8);
+    expect(eyeGaze(right.luma, right.width, right.height, right.points)).toBeGreaterThan(0.12);
+  });
+  it('is not measured on shut eyes', () => {
+    const { luma, width, height, points } = eyes(0);
+    for (const contour of EYE_CONTOURS) for (const index of contour) points[index]![1] = 100;
+    expect(eyeGaze(luma, width, height, points)).toBeUndefined();
   });
 });

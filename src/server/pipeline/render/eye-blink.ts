@@ -3,7 +3,7 @@
 // actor's own eye shows through the paste in a soft ellipse around it, for as long as it stays closed:
 // a few frames per blink, so the person's identity is kept in the rest. Openness (createEyeMotion): the
 // person's eyes widen and narrow with the actor's.
-import type { Point } from './landmarks';
+import { EYE_CONTOURS, type Point, insidePolygon, pick } from './landmarks';
 
 export const BLINK = {
   /**
@@ -51,6 +51,62 @@ export function eyeOpening(landmarks: number[][]): number {
 /** One eye's lid gap over its width. */
 function openingOf(landmarks: number[][], { lids, corners }: (typeof EYES)[number]): number {
   return distance(landmarks[lids[0]]!, landmarks[lids[1]]!) / Math.max(1, distance(landmarks[corners[0]]!, landmarks[corners[1]]!));
+}
+
+export const GAZE = {
+  /** Fewer pixels than this between one eye's lids (a shut eye, a tiny face) and the gaze is not measured. */
+  minPixels: 12,
+  /**
+   * Eyes whose iris sits further than `asideAbove` from the middle of the eye, in eye widths, look aside;
+   * nearer than `aheadBelow`, ahead. Measured with loadPersonFace on talking-woman.mp4 (every 27th frame,
+   * and the crops face training takes from it): looking at the camera −0.08 to 0.05 (17 images), looking
+   * to one side −0.21 to −0.19 and 0.21 (6); face-api's demo photos 0.02-0.10, but sample1 0.16 (her head
+   * turned, her eyes on the camera: turned frontal, the face looks aside).
+   */
+  asideAbove: 0.15,
+  aheadBelow: 0.1,
+} as const;
+
+/** Whether eyes whose gaze is `gaze` (eyeGaze) look aside. */
+export const looksAside = (gaze: number | undefined): boolean => gaze !== undefined && Math.abs(gaze) > GAZE.asideAbove;
+
+/**
+ * Where the eyes look across the face: how far the iris sits from the middle of the eye, along the line
+ * from the eye's picture-left corner to its picture-right one, in eye widths (+ towards the picture's right),
+ * both eyes averaged; undefined when an eye shows too little between its lids. The iris is the darker half
+ * of what lies inside the lid margin, each pixel weighted by how much darker it is than the middle value:
+ * the sclera weighs nothing. Human's iris model put the iris on the white of one eye whenever she looked
+ * aside (talking-woman.mp4); the darkness does not. Lashes shade each eye's outer corner, pulling that eye's
+ * figure outwards by about 0.1: the two eyes' outer corners are on opposite sides, so the mean cancels it.
+ */
+export function eyeGaze(luma: ArrayLike<number>, width: number, height: number, landmarks: number[][]): number | undefined {
+  let sum = 0;
+  for (const [k, { corners }] of EYES.entries()) {
+    const lidMargin = pick(landmarks, EYE_CONTOURS[k]!);
+    const xs = lidMargin.map(([x]) => x);
+    const ys = lidMargin.map(([, y]) => y);
+    const inside: { x: number; y: number; value: number }[] = [];
+    for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(height - 1, Math.ceil(Math.max(...ys))); y++) {
+      for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(width - 1, Math.ceil(Math.max(...xs))); x++) {
+        if (insidePolygon(lidMargin, x + 0.5, y + 0.5)) inside.push({ x: x + 0.5, y: y + 0.5, value: luma[y * width + x]! });
+      }
+    }
+    if (inside.length < GAZE.minPixels) return undefined;
+    const middle = inside.map((p) => p.value).sort((a, b) => a - b)[inside.length >> 1]!;
+    let weight = 0, cx = 0, cy = 0;
+    for (const p of inside) {
+      const w = Math.max(0, middle - p.value);
+      weight += w;
+      cx += w * p.x;
+      cy += w * p.y;
+    }
+    if (weight === 0) return undefined;
+    const [left, right] = [landmarks[corners[0]]!, landmarks[corners[1]]!];
+    const eyeWidth = Math.max(1, distance(left, right));
+    const along = (cx / weight - (left[0]! + right[0]!) / 2) * (right[0]! - left[0]!) + (cy / weight - (left[1]! + right[1]!) / 2) * (right[1]! - left[1]!);
+    sum += along / (eyeWidth * eyeWidth);
+  }
+  return sum / EYES.length;
 }
 
 /** An ellipse around an eye: its centre, the unit vector along the eye, and its semi-axes in pixels. */

@@ -90,7 +90,7 @@ describe('createFaceChoice', () => {
 });
 
 describe('eyeLender', () => {
-  const image = (eyeOpening: number) => ({ eyeOpening, eyesShut: eyeOpening <= 0.15 });
+  const image = (eyeOpening: number, gaze: number | undefined = 0) => ({ eyeOpening, eyesShut: eyeOpening <= 0.15, gaze });
   it('lends an anchor with shut eyes the open eyes of the image with the middle opening', () => {
     // The anchor's are shut; of the open ones (0.3, 0.45, 0.38) the middle one, not the stare or the squint.
     expect(eyeLender([image(0.06), image(0.3), image(0.1), image(0.45), image(0.38)])).toBe(4);
@@ -100,5 +100,21 @@ describe('eyeLender', () => {
     expect(eyeLender([image(0.4), image(0.3)])).toBeUndefined();
     expect(eyeLender([image(0.06), image(0.1)])).toBeUndefined();
     expect(eyeLender([image(0.06)])).toBeUndefined();
+  });
+  it('lends shut eyes the middle opening among the others that look ahead', () => {
+    // 0.38 looks aside: of the two that look ahead (0.3, 0.45) the lower middle one.
+    expect(eyeLender([image(0.06), image(0.3, 0.02), image(0.45, -0.05), image(0.38, 0.2)])).toBe(1);
+    // None looks ahead: the open ones as before.
+    expect(eyeLender([image(0.06), image(0.3, 0.2), image(0.45, -0.2)])).toBe(1);
+  });
+  it('lends an anchor whose eyes look aside the eyes of the image that looks most nearly ahead', () => {
+    // Measured gazes (loadPersonFace on talking-woman.mp4's crops): the anchor looked aside at 0.21.
+    expect(eyeLender([image(0.44, 0.213), image(0.39, 0.019), image(0.4, 0.028), image(0.24, -0.067), image(0.42, -0.084)])).toBe(1);
+    // Closed eyes do not lend, however they look.
+    expect(eyeLender([image(0.44, 0.213), image(0.1, 0), image(0.4, -0.06)])).toBe(2);
+  });
+  it('lends nothing to eyes that look ahead, or when no other image looks ahead', () => {
+    expect(eyeLender([image(0.44, 0.12), image(0.4, 0)])).toBeUndefined();
+    expect(eyeLender([image(0.44, -0.2), image(0.4, 0.12), { ...image(0.4), gaze: undefined }])).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@
 // the first thing seen on the review sheet (talking-man:woman-clip). A switch cross-fades over a few frames,
 // and an image must be clearly better before it replaces the one shown, so nothing flickers.
 import { mouthOpening } from '../face-engine';
+import { GAZE, looksAside } from './eye-blink';
 import { LEFT_EYE_CORNERS, MOUTH_CORNERS, RIGHT_EYE_CORNERS } from './landmarks';
 import { MOUTH } from './mouth-motion';
 
@@ -112,17 +113,25 @@ export function createFaceChoice(looks: MouthLook[], mouthGain: number): FaceCho
 }
 
 /**
- * The image that lends its eyes when the anchor's are shut (a blink caught in the chosen photo): of the
- * others whose eyes are open, the one whose opening is the middle one (a usual look, not a stare or a
- * squint). The same image in every frame, so the eyes never jump; undefined when the anchor's are open or
- * no other image has open eyes. Its eyes are pasted over the anchor's, following the actor's as the
- * anchor's would (eye-blink.ts).
+ * The image that lends its eyes when the anchor's are shut (a blink caught in the chosen photo) or look
+ * aside (a crop from a clip taken as she glanced away: the whole video would look past the viewer; the
+ * actor looks at the camera). Of the others whose eyes are open: for shut eyes the one whose opening is the
+ * middle one (a usual look, not a stare or a squint), preferring eyes that look ahead; for eyes aside the
+ * one that looks most nearly ahead, if it looks ahead at all (eye-blink.ts GAZE). The same image in every
+ * frame, so the eyes never jump; undefined when the anchor's eyes are fine or no other image has better
+ * ones. Its eyes are pasted over the anchor's, following the actor's as the anchor's would (eye-blink.ts).
  */
-export function eyeLender(images: readonly { eyesShut: boolean; eyeOpening: number | undefined }[]): number | undefined {
-  if (!images[0]?.eyesShut) return undefined;
+export function eyeLender(images: readonly { eyesShut: boolean; eyeOpening: number | undefined; gaze: number | undefined }[]): number | undefined {
+  const anchor = images[0];
+  if (!anchor) return undefined;
   const open = images
-    .map((image, index) => ({ index, opening: image.eyeOpening ?? 0, shut: image.eyesShut || image.eyeOpening === undefined }))
-    .filter((image) => image.index > 0 && !image.shut)
-    .sort((a, b) => a.opening - b.opening);
-  return open.length > 0 ? open[Math.floor((open.length - 1) / 2)]!.index : undefined;
+    .map((image, index) => ({ index, opening: image.eyeOpening ?? 0, gaze: image.gaze, shut: image.eyesShut || image.eyeOpening === undefined }))
+    .filter((image) => image.index > 0 && !image.shut);
+  const ahead = open.filter((image) => image.gaze !== undefined && Math.abs(image.gaze) < GAZE.aheadBelow);
+  if (anchor.eyesShut) {
+    const choice = (ahead.length > 0 ? ahead : open).sort((a, b) => a.opening - b.opening);
+    return choice.length > 0 ? choice[Math.floor((choice.length - 1) / 2)]!.index : undefined;
+  }
+  if (!looksAside(anchor.gaze)) return undefined;
+  return ahead.sort((a, b) => Math.abs(a.gaze!) - Math.abs(b.gaze!))[0]?.index;
 }

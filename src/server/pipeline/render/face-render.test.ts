@@ -13,6 +13,7 @@ import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { PORTRAIT } from '../../testing/media-fixtures';
 import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../face-engine';
 import { actorTrackFile } from './actor-track';
+import { GAZE, eyeGaze } from './eye-blink';
 import { mouthLook } from './face-choice';
 import { ALIGNMENT_POINTS, CHIN, FACE_OVAL, FOREHEAD, LOWER_INNER_LIP, UPPER_INNER_LIP, applySimilarity, fitSimilarity, insidePolygon, pick } from './landmarks';
 import { loadPersonFace } from './person-face';
@@ -300,6 +301,32 @@ describe('renderFace', () => {
       const face = largest(await engine.analyse(frame))!.embedding;
       expect(cosineSimilarity(face, person)).toBeGreaterThan(cosineSimilarity(face, actor));
     }
+  }, 240_000);
+
+  it('gives a chosen image whose eyes look aside the eyes of another image of the person that look ahead', async ({ annotate }) => {
+    // The chosen image: the real talking woman glancing to the picture's right (2.7 s); her other image: her at the camera (0.3 s).
+    const [aside, ahead] = [await still(2.7, 'woman-aside.jpg'), await still(0.3, 'woman-ahead.jpg')];
+    const lent = await renderFace({ template, personFace: aside, otherFaces: [ahead], output: path.join(scratch, 'aside-lent.mp4'), engine });
+    expect(lent.notes).toContain("the person's eyes look aside in the chosen image: image 2 lent eyes that look ahead");
+    const alone = await renderFace({ template, personFace: aside, output: path.join(scratch, 'aside-alone.mp4'), engine });
+    expect(alone.notes).toContain("the person's eyes look aside in the chosen image, and no other image of theirs looks ahead");
+    // Where the output's eyes look on sampled frames (eyeGaze on the frame's own mesh).
+    const meanGaze = async (file: string) => {
+      const gazes: number[] = [];
+      for (const frame of await sampledFrames(file)) {
+        const face = largest(await engine.detect(frame, { mesh: true }));
+        const luma = Float32Array.from({ length: frame.width * frame.height }, (_, i) => 0.299 * frame.data[3 * i]! + 0.587 * frame.data[3 * i + 1]! + 0.114 * frame.data[3 * i + 2]!);
+        const gaze = face?.landmarks && eyeGaze(luma, frame.width, frame.height, face.landmarks);
+        if (gaze !== undefined) gazes.push(gaze);
+      }
+      expect(gazes.length).toBeGreaterThanOrEqual(5);
+      return gazes.reduce((sum, gaze) => sum + gaze, 0) / gazes.length;
+    };
+    const [withLent, withoutLent] = [await meanGaze(path.join(scratch, 'aside-lent.mp4')), await meanGaze(path.join(scratch, 'aside-alone.mp4'))];
+    await annotate(`output's gaze (eye widths): ${withLent.toFixed(3)} with the lent eyes, ${withoutLent.toFixed(3)} without`);
+    // Measured: 0.08 with the lent eyes (0.04 in her image at the camera), 0.21 without (0.21 in the chosen one).
+    expect(withoutLent, `gaze ${withLent} with the lent eyes, ${withoutLent} without`).toBeGreaterThan(GAZE.asideAbove);
+    expect(withLent, `gaze ${withLent} with the lent eyes, ${withoutLent} without`).toBeLessThan(withoutLent - 0.08);
   }, 240_000);
 
   it('gives the actor’s face the person’s shape: the output’s outline is the person’s, not the actor’s', async () => {

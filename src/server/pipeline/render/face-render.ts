@@ -13,7 +13,7 @@ import { BETWEEN_EYES, CHIN, type Point, type Similarity, composeSimilarity, inv
 import { createSteadyPlacements } from './steady-pose';
 import { createTrackRecorder, liveTracker, readActorTrack, replayTracker, saveActorTrack } from './actor-track';
 import type { TrackedFace } from './face-track';
-import { createEyeBlinks, createEyeMotion } from './eye-blink';
+import { createEyeBlinks, createEyeMotion, looksAside } from './eye-blink';
 import { MOUTH, createMouthMotion } from './mouth-motion';
 import { type PersonFace, PersonFaceError, loadPersonFace } from './person-face';
 import { createFramePool, decodeYuvFrames, evenSize, openEncoder, probeTemplate, yuvFrameBytes } from './video-pipes';
@@ -134,8 +134,8 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   const trackFace = async (frame: YuvFrame) => (replay ? replay.track(frame) : live!.recorder.add(await live!.tracker.track(frame)));
   // Per image of the person: its mouth (opened or closed from its own lips' gap) and eyes follow the actor's.
   const mouths = persons.map((each) => (options.mouth === false ? undefined : createMouthMotion(each)));
-  // An anchor whose eyes are shut borrows them from another image of the person (face-choice.ts eyeLender);
-  // the eyes that show are the ones that follow the actor's.
+  // An anchor whose eyes are shut or look aside borrows them from another image of the person (face-choice.ts
+  // eyeLender); the eyes that show are the ones that follow the actor's.
   const eyesFrom = eyeLender(persons);
   const eyes = [options.eyes === false ? undefined : createEyeMotion(persons[eyesFrom ?? 0]!.landmarks)];
   const eyeLight = createLightFollower();
@@ -239,6 +239,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   if (person.facesInPhoto > 1) notes.push(`the person's photo shows ${person.facesInPhoto} faces: the largest was used`);
   notes.push(...personNotes);
   if (person.eyesShut) notes.push(eyesFrom === undefined ? "the person's eyes are shut in the chosen image, and no other image of theirs has them open" : `the person's eyes are shut in the chosen image: image ${eyesFrom + 1} lent its open eyes`);
+  else if (looksAside(person.gaze)) notes.push(eyesFrom === undefined ? "the person's eyes look aside in the chosen image, and no other image of theirs looks ahead" : `the person's eyes look aside in the chosen image: image ${eyesFrom + 1} lent eyes that look ahead`);
   if (choice) notes.push(`${persons.length} images of the person were used: ${choice.framesShown.map((count, i) => `image ${i + 1} in ${count} frames`).join(', ')}`);
   if (framesWithFace < frames) notes.push(`${frames - framesWithFace} of ${frames} frames had no face and were kept as they were`);
   options.onProgress?.(1);
@@ -272,7 +273,8 @@ async function loadPersons(engine: FaceEngine, options: RenderFaceOptions): Prom
   for (const file of (options.otherFaces ?? []).slice(0, MAX_OTHER_FACES)) {
     options.signal?.throwIfAborted();
     try {
-      persons.push(await loadPersonFace(engine, file, { eyes: persons[0]!.eyesShut }));
+      // Whether their eyes are shut is measured only when they may lend theirs (face-choice.ts eyeLender).
+      persons.push(await loadPersonFace(engine, file, { eyes: persons[0]!.eyesShut || looksAside(persons[0]!.gaze) }));
     } catch (error) {
       if (!(error instanceof PersonFaceError)) throw error;
       notes.push('one of the person’s other images has no face and was left out');

@@ -14,6 +14,11 @@ export const FACE_OVAL = [
 ] as const;
 export const LEFT_EYE_CORNERS = [33, 133] as const;
 export const RIGHT_EYE_CORNERS = [362, 263] as const;
+/** Each eye's lid margin, in order round the eye (left eye, then right): the iris, the lashes, the liner. */
+export const EYE_CONTOURS = [
+  [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246],
+  [362, 382, 381, 380, 374, 373, 390, 249, 263, 466, 388, 387, 386, 385, 384, 398],
+] as const;
 /** Inner lip contour, upper (left corner → right corner) and lower. */
 export const UPPER_INNER_LIP = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308] as const;
 export const LOWER_INNER_LIP = [78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308] as const;

@@ -5,7 +5,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PORTRAIT } from '../../testing/media-fixtures';
+import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
+import { GAZE, looksAside } from './eye-blink';
 import { FOREHEAD, CHIN } from './landmarks';
 import { LIGHT, evaluate, toneShare } from './face-light';
 import { type PersonFace, loadPersonFace } from './person-face';
@@ -270,5 +272,20 @@ describe('loadPersonFace', () => {
     const mask = around(covered, covered.mask, inside);
     annotate(`strands on both cheeks: mask ${Math.min(...mask).toFixed(2)}–${Math.max(...mask).toFixed(2)} at ${inside.length} cheek points`);
     expect(Math.min(...mask)).toBeLessThan(0.6);
+  });
+
+  it('measures where the eyes look on the face as it is pasted: ahead, or aside to either side', async ({ annotate }) => {
+    // The real talking woman (../shared/media): at the camera at 0.3 s, glancing to the picture's left at
+    // 1.8 s and to its right at 2.7 s.
+    const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
+    const still = async (seconds: number) =>
+      (await runProcess(ffmpegBinary(), ['-v', 'error', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png', '-'], { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024, timeout: 30_000 })).stdout;
+    const [ahead, left, right] = await Promise.all([0.3, 1.8, 2.7].map(async (seconds) => (await loadPersonFace(engine, await still(seconds))).gaze));
+    annotate(`gaze (eye widths): ahead ${ahead?.toFixed(3)}, to the left ${left?.toFixed(3)}, to the right ${right?.toFixed(3)}`);
+    expect(Math.abs(ahead!)).toBeLessThan(GAZE.aheadBelow);
+    expect(looksAside(left)).toBe(true);
+    expect(left).toBeLessThan(0);
+    expect(looksAside(right)).toBe(true);
+    expect(right).toBeGreaterThan(0);
   });
 });

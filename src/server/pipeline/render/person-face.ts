@@ -5,10 +5,10 @@
 import sharp from 'sharp';
 import { isEyesClosed } from '../../../shared/face-analysis';
 import type { FaceEngine } from '../face-engine';
-import { eyeOpening } from './eye-blink';
+import { eyeGaze, eyeOpening } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
-import { FACE_OVAL, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, pick } from './landmarks';
+import { EYE_CONTOURS, FACE_OVAL, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, pick } from './landmarks';
 import { rgbToYuvPlanes, sampleBilinear } from './yuv';
 
 export interface PersonFace {
@@ -47,6 +47,8 @@ export interface PersonFace {
    */
   eyeOpening: number | undefined;
   eyesShut: boolean;
+  /** Where the eyes look across the face as it is pasted (eye-blink.ts eyeGaze); undefined when not measurable. */
+  gaze: number | undefined;
 }
 
 export interface ColourFigures {
@@ -246,12 +248,6 @@ export function colourFigures(planes: { y: ArrayLike<number>; u: ArrayLike<numbe
   const meanY = sy / n;
   return { meanY, spreadY: Math.sqrt(Math.max(1, syy / n - meanY * meanY)), meanU: su / n, meanV: sv / n };
 }
-
-/** Each eye's lid margin (MediaPipe mesh points, in order round the eye): the iris, the lashes, the liner. */
-const EYE_CONTOURS = [
-  [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246],
-  [362, 382, 381, 380, 374, 373, 390, 249, 263, 466, 388, 387, 386, 385, 384, 398],
-] as const;
 
 /** Features that stay the person's whatever their colour: each eye with its brow, the nose, the lips. */
 const FEATURES = [
@@ -500,7 +496,7 @@ function fillFromMirror(
 /**
  * Prepares the person's face from a photo (JPEG/PNG/WebP...). Throws PersonFaceError when it has no face.
  * `eyes`: measure whether the eyes are shut (one more detection, a quarter of the time this takes): the
- * anchor's always, the other images' only when the anchor's are shut (face-render.ts). `eyeOpening`: the
+ * anchor's always, the other images' only when the anchor's are shut or look aside (face-render.ts). `eyeOpening`: the
  * opening already measured on this photo (the face image's analysis, taken the same way on the whole
  * photo: face-engine.ts `analyse`), used instead of measuring it again.
  */
@@ -542,6 +538,8 @@ export async function loadPersonFace(
   const reference = engine.meshReference?.();
   const mesh = reference && meshTopology(reference);
   const { planes, landmarks } = mesh ? frontalise(cutPlanes, width, height, cutLandmarks, mesh) : { planes: cutPlanes, landmarks: cutLandmarks };
+  // Measured on the face turned frontal, before anything is filled or faded: where its eyes will look in the video.
+  const gaze = eyeGaze(planes.y, width, height, landmarks);
   const { mask, box } = faceMask(width, height, landmarks, PERSON_FACE);
   const outline = Float32Array.from(mask);
   const inner = new Float32Array(width * height);
@@ -590,6 +588,7 @@ export async function loadPersonFace(
     ...eyeArea(width, height, landmarks),
     eyeOpening: opening,
     eyesShut: opening !== undefined && isEyesClosed(opening),
+    gaze,
   };
 }
 
