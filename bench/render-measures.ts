@@ -200,9 +200,3 @@ export function meshJitter(run: (number[][] | undefined)[]): { jitter: number; t
 export function headTurn(pose: HeadPose): { degrees: number; axis: 'yaw' | 'roll' } {
   return Math.abs(pose.yaw) >= Math.abs(pose.roll) ? { degrees: Math.abs(pose.yaw), axis: 'yaw' } : { degrees: Math.abs(pose.roll), axis: 'roll' };
 }
-
-/** The frame's luma (BT.601), one value per pixel. */
-export function lumaOf(frame: Frame): Float32Array {
-  const channels = frame.data.length / (frame.width * frame.height);
-  return Float32Array.from({ length: frame.width * frame.height }, (_, i) => 0.299 * frame.data[i * channels]! + 0.587 * frame.data[i * channels + 1]! + 0.114 * frame.data[i * channels + 2]!);
-}

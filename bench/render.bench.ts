@@ -46,7 +46,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
-import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../src/server/pipeline/face-engine';
+import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, lumaAt, mouthOpening } from '../src/server/pipeline/face-engine';
 import { eyeGaze, eyeOpening } from '../src/server/pipeline/render/eye-blink';
 import { cropFace, extractFaces } from '../src/server/pipeline/face-extraction';
 import { readFrames } from '../src/server/media/frames';
@@ -54,7 +54,7 @@ import { isEyesClosed } from '../src/shared/face-analysis';
 import { renderFace } from '../src/server/pipeline/render/face-render';
 import { createPipelinePool } from '../src/server/pipeline/worker-pool';
 import { decodeYuvFrames, evenSize, openEncoder, probeTemplate } from '../src/server/pipeline/render/video-pipes';
-import { type SkinSpread, headTurn, lumaOf, meshJitter, skinColourSpread } from './render-measures';
+import { type SkinSpread, headTurn, meshJitter, skinColourSpread } from './render-measures';
 
 const require = createRequire(import.meta.url);
 const PORTRAIT = fileURLToPath(new URL('../assets/astronaut.jpg', import.meta.url));
@@ -408,7 +408,7 @@ async function benchCase(templateName: string, template: string, person: Person,
     const measured: { faceres?: AnalysedFace; faceApi?: { descriptor: Float32Array; score: number }; spread?: SkinSpread; gaze?: number }[] = [];
     for (const frame of framesAt(file, indices, width, height)) {
       const faceres = await faceresOf(engine, frame);
-      const gaze = faceres && eyeGaze(lumaOf(frame), frame.width, frame.height, faceres.landmarks);
+      const gaze = faceres && eyeGaze(lumaAt(frame), frame.width, frame.height, faceres.landmarks);
       measured.push({ faceres, faceApi: await faceApi.largestFace(frame), spread: faceres && skinColourSpread(frame, faceres.landmarks), gaze });
     }
     return measured;

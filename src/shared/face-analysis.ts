@@ -67,3 +67,22 @@ export const moreExpressionsHint = (name: string) =>
 
 /** Two faces whose faceres embeddings' cosine is at least this show the same person (jobs/render.ts has the measurements). */
 export const SAME_PERSON_COSINE = 0.6;
+
+/**
+ * Eyes whose iris sits further than this from the middle of the eye (pipeline/render/eye-blink.ts
+ * `eyeGaze`: across the face, in eye widths) look to one side: the video's eyes would look past the viewer
+ * all along. A clip's crop is taken from a frame that looks ahead when the clip has one (face-extraction.ts);
+ * the render borrows eyes that look ahead from another image of the person (face-choice.ts eyeLender), or
+ * says so with the video (RENDER_NOTICES.chosenLooksAside). Measured on the face turned frontal as the render
+ * pastes it (loadPersonFace, on talking-woman.mp4: every 27th frame and the crops face training takes): at
+ * the camera −0.08 to 0.05 (17 images), glancing aside −0.21 to −0.19 and 0.21 (6); face-api's demo photos
+ * 0.02–0.10, but sample1 0.16 (her head turned, her eyes on the camera: turned frontal, her eyes look
+ * aside). Only on the mesh's own lids: on the lids Human's iris model redraws (the photo analysis'), a
+ * frame glancing aside read −0.07 and one at the camera −0.14.
+ */
+export const GAZE_ASIDE = 0.15;
+
+/** Whether a face's recorded gaze says its eyes look to one side (a warning, not a refusal); rows from before the measure have none. */
+export function isLookingAside(gaze: unknown): boolean {
+  return typeof gaze === 'number' && Math.abs(gaze) > GAZE_ASIDE;
+}

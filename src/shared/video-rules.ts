@@ -37,6 +37,8 @@ export const RENDER_NOTICES = {
   chosenTurnedAway: (image: string) => `The face in "${image}" is turned to one side: a photo facing the camera gives a more natural video.`,
   chosenBlurred: (image: string) => `"${image}" looks blurred: a sharp photo gives a more natural video.`,
   chosenEyesClosed: (image: string) => `The eyes look closed in "${image}": a photo with open eyes gives a more natural video.`,
+  // Found only by the render, on the face as it pastes it (jobs/render.ts videoNotices).
+  chosenLooksAside: (image: string) => `The eyes look to one side in "${image}": a photo looking straight at the camera gives a more natural video.`,
 } as const;
 
 /**

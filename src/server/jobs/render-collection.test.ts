@@ -72,9 +72,13 @@ describe.each(databases)('the person’s collection for a render on $name', (tes
     // (videoNotices): the image may show no face the render can use.
     const { notices: withLender } = await collectionOf(deps, turnedAndSoft);
     expect(withLender).toContain('The eyes look closed in "At the party": a photo with open eyes gives a more natural video.');
-    expect(videoNotices(withLender, 'At the party', { eyesLent: false })).toEqual(withLender);
-    const lent = videoNotices(withLender, 'At the party', { eyesLent: true });
+    expect(videoNotices(withLender, 'At the party', { eyesLent: false, eyesAside: false })).toEqual(withLender);
+    const lent = videoNotices(withLender, 'At the party', { eyesLent: true, eyesAside: false });
     expect(lent.some((notice) => notice.startsWith('The eyes look closed'))).toBe(false);
     expect(lent).toHaveLength(withLender.length - 1);
+    // Eyes that look aside are found by the render alone (on the face turned frontal), and said when nothing lent better ones.
+    expect(videoNotices([], 'On the beach', { eyesLent: false, eyesAside: true })).toEqual([
+      'The eyes look to one side in "On the beach": a photo looking straight at the camera gives a more natural video.',
+    ]);
   });
 });

@@ -211,9 +211,12 @@ function eyeOpeningOf(image: typeof faceImages.$inferSelect): number | undefined
  * The video's notices once the face is rendered: the collection's, less the chosen image's shut eyes when
  * the render gave it open ones from another image of the person (face-choice.ts eyeLender): then there is
  * nothing to put right. Only the render knows: the lender must show the same face, with open eyes, and load.
+ * Likewise eyes that look aside: only the render measures them (on the face turned frontal, as it pastes
+ * it), and says so when no other image of the person lent eyes that look ahead.
  */
-export function videoNotices(collectionNotices: string[], chosenName: string, report: Pick<RenderReport, 'eyesLent'>): string[] {
-  return report.eyesLent ? collectionNotices.filter((notice) => notice !== RENDER_NOTICES.chosenEyesClosed(chosenName)) : collectionNotices;
+export function videoNotices(collectionNotices: string[], chosenName: string, report: Pick<RenderReport, 'eyesLent' | 'eyesAside'>): string[] {
+  const notices = report.eyesLent ? collectionNotices.filter((notice) => notice !== RENDER_NOTICES.chosenEyesClosed(chosenName)) : collectionNotices;
+  return report.eyesAside ? [...notices, RENDER_NOTICES.chosenLooksAside(chosenName)] : notices;
 }
 
 async function existing(file: StoredFile | undefined, message: string): Promise<StoredFile> {

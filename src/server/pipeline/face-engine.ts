@@ -197,6 +197,16 @@ function frameChannels(frame: Frame): number {
   return channels;
 }
 
+/** The frame's luma (BT.601) at pixel (x, y): what eye-blink.ts eyeGaze reads on a photo or a video frame. */
+export function lumaAt(frame: Frame): (x: number, y: number) => number {
+  const channels = frameChannels(frame);
+  const { data, width } = frame;
+  return (x, y) => {
+    const i = (y * width + x) * channels;
+    return 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
+  };
+}
+
 /**
  * Copies the frame into an RGB int32 tensor padded to a square (black on the right or bottom, so pixel
  * coordinates stay those of the frame). Square because Human's mesh comes out ~15 % too large on a

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isBlurred, isEyesClosed } from '../../shared/face-analysis';
+import { isBlurred, isEyesClosed, isLookingAside } from '../../shared/face-analysis';
 import { ffmpegBinary, runProcess } from '../media/ffmpeg';
 import { PORTRAIT, faceDrift } from '../testing/media-fixtures';
 import { type FaceEngine, createHumanFaceEngine } from './face-engine';
@@ -55,6 +55,23 @@ describe('face extraction', () => {
     const faces = await extractFaces(engine, { file, declaredExpression: 'neutral', durationSeconds: 2.6 });
     expect(faces.length).toBeGreaterThan(0);
     for (const face of faces) expect(isEyesClosed(face.analysis.eyeOpening), `the crop at ${face.analysis.time} s: ${face.analysis.eyeOpening}`).toBe(false);
+  }, 120_000);
+
+  it('puts the crops whose eyes look ahead before those glancing aside, in a real clip where she mostly glances aside', async ({ skip, annotate }) => {
+    const woman = path.resolve(import.meta.dirname, '../../../../shared/media/talking-woman.mp4');
+    if (!existsSync(woman)) skip('../shared/media is not beside the project');
+    // 1.8 s of the talking woman glancing to one side and the other (eyeGaze ±0.19-0.24), looking at the
+    // camera for about 0.4 s in the middle (|gaze| ≤ 0.02). The first crop is the one a video takes its eyes from.
+    const file = path.join(scratch, 'glancing.mp4');
+    await runProcess(ffmpegBinary(), ['-nostdin', '-v', 'error', '-y', '-ss', '1.7', '-i', woman, '-t', '1.8', '-an', '-c:v', 'libx264', '-preset', 'ultrafast', file]);
+    const faces = await extractFaces(engine, { file, declaredExpression: 'neutral', durationSeconds: 1.8 });
+    const gazes = faces.map((face) => face.analysis.gaze);
+    await annotate(`crops' gaze, in order: ${gazes.map((gaze) => gaze?.toFixed(2)).join(', ')}`);
+    expect(faces.length).toBeGreaterThan(1);
+    expect(isLookingAside(gazes[0]), `gazes ${gazes.join(', ')}`).toBe(false);
+    const firstAside = gazes.findIndex((gaze) => isLookingAside(gaze));
+    expect(firstAside, `gazes ${gazes.join(', ')}`).toBeGreaterThan(0);
+    for (const gaze of gazes.slice(firstAside)) expect(isLookingAside(gaze), `gazes ${gazes.join(', ')}`).toBe(true);
   }, 120_000);
 
   it('still gives crops from a clip blurred throughout, marked blurred', async () => {

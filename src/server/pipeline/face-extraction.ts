@@ -3,11 +3,12 @@
 // profiles), drop near-duplicates by embedding, and label each with an expression. Runs in a pipeline
 // worker thread; knows nothing of the database (jobs/face-extraction.ts stores the result).
 import sharp from 'sharp';
-import { isBlurred, isEyesClosed } from '../../shared/face-analysis';
+import { isBlurred, isEyesClosed, isLookingAside } from '../../shared/face-analysis';
 import { MEDIA_LIMITS } from '../../shared/media-rules';
 import { FrameDecodeError, readFrames } from '../media/frames';
 import { classifyExpression, EXPRESSION_THRESHOLDS, expressionAgrees, type FaceExpression, isFaceExpression } from './expressions';
-import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosineSimilarity, faceSharpness } from './face-engine';
+import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosineSimilarity, faceSharpness, lumaAt } from './face-engine';
+import { eyeGaze } from './render/eye-blink';
 
 export const EXTRACTION = {
   /** Frames are scaled into this square (faces in a selfie clip are large; Human pads to a square anyway). */
@@ -53,6 +54,8 @@ export interface FaceAnalysisRecord {
   detailRatio: number;
   /** face-engine.ts `AnalysedFace.eyeOpening`: at most EYES_CLOSED_OPENING the eyes look shut. */
   eyeOpening: number;
+  /** render/eye-blink.ts `eyeGaze` on the mesh's own lids: beyond GAZE_ASIDE the eyes look to one side; absent when not measurable. */
+  gaze?: number;
   mouthOpening: number;
   expressions: AnalysedFace['expressions'];
   /** What the classifier saw, whatever the clip declared. */
@@ -72,6 +75,15 @@ interface Candidate {
   time: number;
   face: DetectedFace;
   quality: number;
+}
+
+/**
+ * Where the candidate's eyes look (render/eye-blink.ts eyeGaze), on the cheap pass's mesh: the analysis'
+ * mesh has its lids redrawn by the iris model, on which the gaze reads wrong (shared/face-analysis.ts GAZE_ASIDE).
+ */
+function gazeOf(candidate: Candidate): number | undefined {
+  const { frame, face } = candidate;
+  return face.landmarks && eyeGaze(lumaAt(frame), frame.width, frame.height, face.landmarks);
 }
 
 /** How well a detected face suits the clip's declared expression: size × sharpness × pose fit. */
@@ -122,19 +134,22 @@ export async function extractFaces(
   }
 
   // 2. Slow pass on the candidates: identity, expression, sharpness of the real crop.
-  const analysed: { candidate: Candidate; face: AnalysedFace }[] = [];
+  const analysed: { candidate: Candidate; face: AnalysedFace; gaze: number | undefined }[] = [];
   for (const candidate of candidates) {
     signal?.throwIfAborted();
     const face = largestFace(await engine.analyse(candidate.frame));
-    if (face) analysed.push({ candidate, face });
+    if (face) analysed.push({ candidate, face, gaze: gazeOf(candidate) });
   }
 
   // 3. Faces that show what the clip declared first, then by quality; no near-duplicates. Blurred faces
   // (a head moving fast, the camera refocusing) only when the clip has nothing sharper: the render would
   // leave them out (jobs/render.ts), and the People page would mark them. Likewise a blink caught in a
-  // frame: shut eyes only when the clip has no sharp face with open ones.
+  // frame: shut eyes only when the clip has no sharp face with open ones. Eyes glancing aside come after
+  // those that look ahead with the same fit (a crop chosen for a video gives it its eyes), but still come:
+  // they lend mouths.
   const fits = (face: AnalysedFace) => isFaceExpression(declared) && expressionAgrees(face, declared);
-  analysed.sort((a, b) => Number(fits(b.face)) - Number(fits(a.face)) || b.candidate.quality - a.candidate.quality);
+  const ahead = (entry: (typeof analysed)[number]) => !isLookingAside(entry.gaze);
+  analysed.sort((a, b) => Number(fits(b.face)) - Number(fits(a.face)) || Number(ahead(b)) - Number(ahead(a)) || b.candidate.quality - a.candidate.quality);
   const sharpFaces = analysed.filter((entry) => !isBlurred(entry.face.detailRatio));
   const openEyed = sharpFaces.filter((entry) => !isEyesClosed(entry.face.eyeOpening));
   const kept: typeof analysed = [];
@@ -145,7 +160,7 @@ export async function extractFaces(
   }
 
   const results: ExtractedFace[] = [];
-  for (const { candidate, face } of kept) {
+  for (const { candidate, face, gaze } of kept) {
     const classified = classifyExpression(face);
     const expressionType = fits(face) ? declared : classified;
     results.push({
@@ -160,6 +175,7 @@ export async function extractFaces(
         sharpness: face.sharpness,
         detailRatio: face.detailRatio,
         eyeOpening: face.eyeOpening,
+        ...(gaze === undefined ? {} : { gaze }),
         mouthOpening: face.mouthOpening,
         expressions: face.expressions,
         classified,

@@ -56,19 +56,9 @@ function openingOf(landmarks: number[][], { lids, corners }: (typeof EYES)[numbe
 export const GAZE = {
   /** Fewer pixels than this between one eye's lids (a shut eye, a tiny face) and the gaze is not measured. */
   minPixels: 12,
-  /**
-   * Eyes whose iris sits further than `asideAbove` from the middle of the eye, in eye widths, look aside;
-   * nearer than `aheadBelow`, ahead. Measured with loadPersonFace on talking-woman.mp4 (every 27th frame,
-   * and the crops face training takes from it): looking at the camera −0.08 to 0.05 (17 images), looking
-   * to one side −0.21 to −0.19 and 0.21 (6); face-api's demo photos 0.02-0.10, but sample1 0.16 (her head
-   * turned, her eyes on the camera: turned frontal, the face looks aside).
-   */
-  asideAbove: 0.15,
+  /** Eyes nearer than this to the middle look ahead (shared/face-analysis.ts GAZE_ASIDE: further than that, aside). */
   aheadBelow: 0.1,
 } as const;
-
-/** Whether eyes whose gaze is `gaze` (eyeGaze) look aside. */
-export const looksAside = (gaze: number | undefined): boolean => gaze !== undefined && Math.abs(gaze) > GAZE.asideAbove;
 
 /**
  * Where the eyes look across the face: how far the iris sits from the middle of the eye, along the line
@@ -79,7 +69,7 @@ export const looksAside = (gaze: number | undefined): boolean => gaze !== undefi
  * aside (talking-woman.mp4); the darkness does not. Lashes shade each eye's outer corner, pulling that eye's
  * figure outwards by about 0.1: the two eyes' outer corners are on opposite sides, so the mean cancels it.
  */
-export function eyeGaze(luma: ArrayLike<number>, width: number, height: number, landmarks: number[][]): number | undefined {
+export function eyeGaze(lumaAt: (x: number, y: number) => number, width: number, height: number, landmarks: number[][]): number | undefined {
   let sum = 0;
   for (const [k, { corners }] of EYES.entries()) {
     const lidMargin = pick(landmarks, EYE_CONTOURS[k]!);
@@ -88,7 +78,7 @@ export function eyeGaze(luma: ArrayLike<number>, width: number, height: number, 
     const inside: { x: number; y: number; value: number }[] = [];
     for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(height - 1, Math.ceil(Math.max(...ys))); y++) {
       for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(width - 1, Math.ceil(Math.max(...xs))); x++) {
-        if (insidePolygon(lidMargin, x + 0.5, y + 0.5)) inside.push({ x: x + 0.5, y: y + 0.5, value: luma[y * width + x]! });
+        if (insidePolygon(lidMargin, x + 0.5, y + 0.5)) inside.push({ x: x + 0.5, y: y + 0.5, value: lumaAt(x, y) });
       }
     }
     if (inside.length < GAZE.minPixels) return undefined;

@@ -8,7 +8,8 @@
 // the first thing seen on the review sheet (talking-man:woman-clip). A switch cross-fades over a few frames,
 // and an image must be clearly better before it replaces the one shown, so nothing flickers.
 import { mouthOpening } from '../face-engine';
-import { GAZE, looksAside } from './eye-blink';
+import { isLookingAside } from '../../../shared/face-analysis';
+import { GAZE } from './eye-blink';
 import { LEFT_EYE_CORNERS, MOUTH_CORNERS, RIGHT_EYE_CORNERS } from './landmarks';
 import { MOUTH } from './mouth-motion';
 
@@ -132,6 +133,6 @@ export function eyeLender(images: readonly { eyesShut: boolean; eyeOpening: numb
     const choice = (ahead.length > 0 ? ahead : open).sort((a, b) => a.opening - b.opening);
     return choice.length > 0 ? choice[Math.floor((choice.length - 1) / 2)]!.index : undefined;
   }
-  if (!looksAside(anchor.gaze)) return undefined;
+  if (!isLookingAside(anchor.gaze)) return undefined;
   return ahead.sort((a, b) => Math.abs(a.gaze!) - Math.abs(b.gaze!))[0]?.index;
 }

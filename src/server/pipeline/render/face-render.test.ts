@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isEyesClosed } from '../../../shared/face-analysis';
+import { GAZE_ASIDE, isEyesClosed } from '../../../shared/face-analysis';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { PORTRAIT } from '../../testing/media-fixtures';
-import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, mouthOpening } from '../face-engine';
+import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, lumaAt, mouthOpening } from '../face-engine';
 import { actorTrackFile } from './actor-track';
-import { GAZE, eyeGaze } from './eye-blink';
+import { eyeGaze } from './eye-blink';
 import { mouthLook } from './face-choice';
 import { ALIGNMENT_POINTS, CHIN, FACE_OVAL, FOREHEAD, LOWER_INNER_LIP, UPPER_INNER_LIP, applySimilarity, fitSimilarity, insidePolygon, pick } from './landmarks';
 import { loadPersonFace } from './person-face';
@@ -308,15 +308,16 @@ describe('renderFace', () => {
     const [aside, ahead] = [await still(2.7, 'woman-aside.jpg'), await still(0.3, 'woman-ahead.jpg')];
     const lent = await renderFace({ template, personFace: aside, otherFaces: [ahead], output: path.join(scratch, 'aside-lent.mp4'), engine });
     expect(lent.notes).toContain("the person's eyes look aside in the chosen image: image 2 lent eyes that look ahead");
+    expect(lent.eyesAside).toBe(false);
     const alone = await renderFace({ template, personFace: aside, output: path.join(scratch, 'aside-alone.mp4'), engine });
     expect(alone.notes).toContain("the person's eyes look aside in the chosen image, and no other image of theirs looks ahead");
+    expect(alone.eyesAside).toBe(true);
     // Where the output's eyes look on sampled frames (eyeGaze on the frame's own mesh).
     const meanGaze = async (file: string) => {
       const gazes: number[] = [];
       for (const frame of await sampledFrames(file)) {
         const face = largest(await engine.detect(frame, { mesh: true }));
-        const luma = Float32Array.from({ length: frame.width * frame.height }, (_, i) => 0.299 * frame.data[3 * i]! + 0.587 * frame.data[3 * i + 1]! + 0.114 * frame.data[3 * i + 2]!);
-        const gaze = face?.landmarks && eyeGaze(luma, frame.width, frame.height, face.landmarks);
+        const gaze = face?.landmarks && eyeGaze(lumaAt(frame), frame.width, frame.height, face.landmarks);
         if (gaze !== undefined) gazes.push(gaze);
       }
       expect(gazes.length).toBeGreaterThanOrEqual(5);
@@ -325,7 +326,7 @@ describe('renderFace', () => {
     const [withLent, withoutLent] = [await meanGaze(path.join(scratch, 'aside-lent.mp4')), await meanGaze(path.join(scratch, 'aside-alone.mp4'))];
     await annotate(`output's gaze (eye widths): ${withLent.toFixed(3)} with the lent eyes, ${withoutLent.toFixed(3)} without`);
     // Measured: 0.08 with the lent eyes (0.04 in her image at the camera), 0.21 without (0.21 in the chosen one).
-    expect(withoutLent, `gaze ${withLent} with the lent eyes, ${withoutLent} without`).toBeGreaterThan(GAZE.asideAbove);
+    expect(withoutLent, `gaze ${withLent} with the lent eyes, ${withoutLent} without`).toBeGreaterThan(GAZE_ASIDE);
     expect(withLent, `gaze ${withLent} with the lent eyes, ${withoutLent} without`).toBeLessThan(withoutLent - 0.08);
   }, 240_000);
 

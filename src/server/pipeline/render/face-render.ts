@@ -4,6 +4,7 @@
 // before the voice stage replaces it). A library: files and options in, a report out, progress through
 // a callback; no HTTP, database or queue.
 import { rm } from 'node:fs/promises';
+import { isLookingAside } from '../../../shared/face-analysis';
 import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
 import { createLightFollower } from './face-light';
 import { createOutlineFollower } from './face-shape';
@@ -13,7 +14,7 @@ import { BETWEEN_EYES, CHIN, type Point, type Similarity, composeSimilarity, inv
 import { createSteadyPlacements } from './steady-pose';
 import { createTrackRecorder, liveTracker, readActorTrack, replayTracker, saveActorTrack } from './actor-track';
 import type { TrackedFace } from './face-track';
-import { createEyeBlinks, createEyeMotion, looksAside } from './eye-blink';
+import { createEyeBlinks, createEyeMotion } from './eye-blink';
 import { MOUTH, createMouthMotion } from './mouth-motion';
 import { type PersonFace, PersonFaceError, loadPersonFace } from './person-face';
 import { createFramePool, decodeYuvFrames, evenSize, openEncoder, probeTemplate, yuvFrameBytes } from './video-pipes';
@@ -74,6 +75,8 @@ export interface RenderReport {
   notes: string[];
   /** The chosen image's eyes were shut, and another image of the person lent its open ones (face-choice.ts eyeLender). */
   eyesLent: boolean;
+  /** The chosen image's eyes look aside (shared/face-analysis.ts GAZE_ASIDE), and no other image of the person lent eyes that look ahead. */
+  eyesAside: boolean;
   /** `recorded`: the actor's face came from the template's recorded track (the figures are the recording's). */
   tracking: { mode: 'mesh-only' | 'detect-on-crop'; recorded: boolean; fullDetections: number; cropTracks: number; lostInCrop: number };
   method: 'aligned-paste' | 'aligned-paste+mouth';
@@ -239,7 +242,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   if (person.facesInPhoto > 1) notes.push(`the person's photo shows ${person.facesInPhoto} faces: the largest was used`);
   notes.push(...personNotes);
   if (person.eyesShut) notes.push(eyesFrom === undefined ? "the person's eyes are shut in the chosen image, and no other image of theirs has them open" : `the person's eyes are shut in the chosen image: image ${eyesFrom + 1} lent its open eyes`);
-  else if (looksAside(person.gaze)) notes.push(eyesFrom === undefined ? "the person's eyes look aside in the chosen image, and no other image of theirs looks ahead" : `the person's eyes look aside in the chosen image: image ${eyesFrom + 1} lent eyes that look ahead`);
+  else if (isLookingAside(person.gaze)) notes.push(eyesFrom === undefined ? "the person's eyes look aside in the chosen image, and no other image of theirs looks ahead" : `the person's eyes look aside in the chosen image: image ${eyesFrom + 1} lent eyes that look ahead`);
   if (choice) notes.push(`${persons.length} images of the person were used: ${choice.framesShown.map((count, i) => `image ${i + 1} in ${count} frames`).join(', ')}`);
   if (framesWithFace < frames) notes.push(`${frames - framesWithFace} of ${frames} frames had no face and were kept as they were`);
   options.onProgress?.(1);
@@ -253,6 +256,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     mostFacesInTemplate: mostFaces,
     notes,
     eyesLent: person.eyesShut && eyesFrom !== undefined,
+    eyesAside: !person.eyesShut && isLookingAside(person.gaze) && eyesFrom === undefined,
     tracking: { mode: tracker.mode, recorded: found !== undefined, ...tracking },
     method: options.mouth === false ? 'aligned-paste' : 'aligned-paste+mouth',
     ms: { prepare: round(ms.prepare), decode: round(ms.decode), track: round(ms.track), compose: round(ms.compose), encode: round(ms.encode), total: round(ms.total) },
@@ -274,7 +278,7 @@ async function loadPersons(engine: FaceEngine, options: RenderFaceOptions): Prom
     options.signal?.throwIfAborted();
     try {
       // Whether their eyes are shut is measured only when they may lend theirs (face-choice.ts eyeLender).
-      persons.push(await loadPersonFace(engine, file, { eyes: persons[0]!.eyesShut || looksAside(persons[0]!.gaze) }));
+      persons.push(await loadPersonFace(engine, file, { eyes: persons[0]!.eyesShut || isLookingAside(persons[0]!.gaze) }));
     } catch (error) {
       if (!(error instanceof PersonFaceError)) throw error;
       notes.push('one of the person’s other images has no face and was left out');

@@ -539,7 +539,7 @@ export async function loadPersonFace(
   const mesh = reference && meshTopology(reference);
   const { planes, landmarks } = mesh ? frontalise(cutPlanes, width, height, cutLandmarks, mesh) : { planes: cutPlanes, landmarks: cutLandmarks };
   // Measured on the face turned frontal, before anything is filled or faded: where its eyes will look in the video.
-  const gaze = eyeGaze(planes.y, width, height, landmarks);
+  const gaze = eyeGaze((x, y) => planes.y[y * width + x]!, width, height, landmarks);
   const { mask, box } = faceMask(width, height, landmarks, PERSON_FACE);
   const outline = Float32Array.from(mask);
   const inner = new Float32Array(width * height);
