@@ -107,9 +107,12 @@ describe('eyeLender', () => {
     // None looks ahead: the open ones as before.
     expect(eyeLender([image(0.06), image(0.3, 0.2), image(0.45, -0.2)])).toBe(1);
   });
-  it('lends an anchor whose eyes look aside the eyes of the image that looks most nearly ahead', () => {
-    // Measured gazes (loadPersonFace on talking-woman.mp4's crops): the anchor looked aside at 0.21.
+  it('lends an anchor whose eyes look aside the eyes with the middle opening among those that look ahead', () => {
+    // Measured gazes (loadPersonFace on talking-woman.mp4's crops): the anchor looked aside at 0.21; of the
+    // four that look ahead (openings 0.24, 0.39, 0.40, 0.42) the lower middle one.
     expect(eyeLender([image(0.44, 0.213), image(0.39, 0.019), image(0.4, 0.028), image(0.24, -0.067), image(0.42, -0.084)])).toBe(1);
+    // Not the one nearest the middle (0.3 open, a squint): the usual look.
+    expect(eyeLender([image(0.44, 0.2), image(0.3, 0), image(0.4, 0.05), image(0.45, -0.05)])).toBe(2);
     // Closed eyes do not lend, however they look.
     expect(eyeLender([image(0.44, 0.213), image(0.1, 0), image(0.4, -0.06)])).toBe(2);
   });

@@ -115,24 +115,20 @@ export function createFaceChoice(looks: MouthLook[], mouthGain: number): FaceCho
 
 /**
  * The image that lends its eyes when the anchor's are shut (a blink caught in the chosen photo) or look
- * aside (a crop from a clip taken as she glanced away: the whole video would look past the viewer; the
- * actor looks at the camera). Of the others whose eyes are open: for shut eyes the one whose opening is the
- * middle one (a usual look, not a stare or a squint), preferring eyes that look ahead; for eyes aside the
- * one that looks most nearly ahead, if it looks ahead at all (eye-blink.ts GAZE). The same image in every
- * frame, so the eyes never jump; undefined when the anchor's eyes are fine or no other image has better
- * ones. Its eyes are pasted over the anchor's, following the actor's as the anchor's would (eye-blink.ts).
+ * aside (a crop from a clip taken as she glanced away: the whole video would look past the viewer, where the
+ * actor looks at the camera). Of the others whose eyes are open and look ahead (eye-blink.ts GAZE), the one
+ * whose opening is the middle one (a usual look, not a stare or a squint); shut eyes take open ones that
+ * look aside when no image looks ahead. The same image in every frame, so the eyes never jump; undefined
+ * when the anchor's eyes are fine or no other image has better ones. Its eyes are pasted over the anchor's,
+ * following the actor's as the anchor's would (eye-blink.ts).
  */
 export function eyeLender(images: readonly { eyesShut: boolean; eyeOpening: number | undefined; gaze: number | undefined }[]): number | undefined {
   const anchor = images[0];
-  if (!anchor) return undefined;
+  if (!anchor || !(anchor.eyesShut || isLookingAside(anchor.gaze))) return undefined;
   const open = images
     .map((image, index) => ({ index, opening: image.eyeOpening ?? 0, gaze: image.gaze, shut: image.eyesShut || image.eyeOpening === undefined }))
     .filter((image) => image.index > 0 && !image.shut);
   const ahead = open.filter((image) => image.gaze !== undefined && Math.abs(image.gaze) < GAZE.aheadBelow);
-  if (anchor.eyesShut) {
-    const choice = (ahead.length > 0 ? ahead : open).sort((a, b) => a.opening - b.opening);
-    return choice.length > 0 ? choice[Math.floor((choice.length - 1) / 2)]!.index : undefined;
-  }
-  if (!isLookingAside(anchor.gaze)) return undefined;
-  return ahead.sort((a, b) => Math.abs(a.gaze!) - Math.abs(b.gaze!))[0]?.index;
+  const choice = (ahead.length > 0 || !anchor.eyesShut ? ahead : open).sort((a, b) => a.opening - b.opening);
+  return choice.length > 0 ? choice[Math.floor((choice.length - 1) / 2)]!.index : undefined;
 }
