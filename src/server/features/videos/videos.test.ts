@@ -320,6 +320,38 @@ describe('processed videos', () => {
     expect(await render()).toEqual([]);
   }, 300_000);
 
+  it('says the chosen photo’s eyes look to one side, unless another photo of the person lent eyes that look ahead', async () => {
+    // Two stills of the real talking woman (../shared/media): glancing to one side (2.7 s) and at the camera (0.3 s).
+    const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
+    const still = async (seconds: number) => {
+      const file = path.join(scratch, `woman-${seconds}.jpg`);
+      await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-q:v', '2', file], { timeout: 30_000 });
+      return readFileSync(file);
+    };
+    const m = await memberWithPerson(t, 'family');
+    const add = async (name: string, bytes: Buffer) => {
+      const response = await m.client.post('/api/faceImages', { personId: m.personId, name, imageData: dataUrl(bytes, 'image/jpeg') });
+      expect(response.statusCode, response.body).toBe(201);
+      return json<FaceImage>(response);
+    };
+    const glancing = await add('Glancing', await still(2.7));
+    const render = async () => {
+      const created = await m.client.post('/api/processedVideos', { templateId, title: 'Eyes aside', personId: m.personId, faceImageId: glancing.id, useVoiceSwap: false });
+      expect(created.statusCode, created.body).toBe(201);
+      const id = json<ProcessedVideo>(created).id;
+      const done = await until(() => m.client.get(`/api/processedVideos/${id}`).then((response) => json<ProcessedVideo>(response)), (video) => video.status !== 'pending' && video.status !== 'processing', 120_000);
+      expect(done.status, done.error ?? '').toBe('completed');
+      // The last test checks that every video's files are gone once deleted.
+      expect((await m.client.delete(`/api/processedVideos/${id}`)).statusCode).toBe(204);
+      return done.notices;
+    };
+    // Alone, her glance is all there is: the video looks past the viewer and says so.
+    expect(await render()).toEqual([RENDER_NOTICES.chosenLooksAside('Glancing')]);
+    // With a photo of her looking at the camera, the render lends its eyes (render/face-choice.ts eyeLender): nothing to say.
+    await add('At the camera', await still(0.3));
+    expect(await render()).toEqual([]);
+  }, 300_000);
+
   it('deleting a video while it renders cancels it and leaves nothing behind', async () => {
     const m = await memberWithFaceAndVoice();
     const created = await m.client.post('/api/processedVideos', { templateId, title: 'Gone soon', personId: m.personId });
