@@ -4,7 +4,7 @@
 // storage. Idempotent: a retried job replaces what an earlier attempt of the same video stored.
 import { writeFile, rm } from 'node:fs/promises';
 import { and, eq, inArray } from 'drizzle-orm';
-import { FACE_ANALYSIS_MESSAGES } from '../../shared/face-analysis';
+import { FACE_ANALYSIS_MESSAGES, isLookingAside } from '../../shared/face-analysis';
 import { faceImages, faceVideos } from '../db/schema';
 import { HttpError } from '../http/errors';
 import { clearDefault, withPersonLocked } from '../features/people/defaults';
@@ -120,12 +120,21 @@ async function storeFaces(deps: JobDeps, video: FaceVideoRow, faces: ExtractedFa
   }
 }
 
-function pickDefault(faces: ExtractedFace[]): number {
-  const neutral = faces.findIndex((face) => face.frontal && face.expressionType === 'neutral');
-  if (neutral >= 0) return neutral;
+/**
+ * The person's first default face: the first frontal neutral crop, else the most frontal one; crops whose
+ * eyes look ahead before those glancing aside either way (a video takes its eyes from the chosen image).
+ */
+export function pickDefault(faces: ExtractedFace[]): number {
+  const ahead = (face: ExtractedFace) => !isLookingAside(face.analysis.gaze);
+  const neutral = (face: ExtractedFace) => face.frontal && face.expressionType === 'neutral';
+  for (const fits of [(face: ExtractedFace) => neutral(face) && ahead(face), neutral]) {
+    const index = faces.findIndex(fits);
+    if (index >= 0) return index;
+  }
+  const better = (p: ExtractedFace, q: ExtractedFace) => (ahead(p) !== ahead(q) ? ahead(p) : Math.abs(p.analysis.pose.yaw) < Math.abs(q.analysis.pose.yaw));
   let best = 0;
   faces.forEach((face, index) => {
-    if (Math.abs(face.analysis.pose.yaw) < Math.abs(faces[best]!.analysis.pose.yaw)) best = index;
+    if (better(face, faces[best]!)) best = index;
   });
   return best;
 }
