@@ -294,8 +294,12 @@ async function journey(context: BrowserContext, page: Page) {
     await dialog.getByRole('button', { name: 'Delete Photo' }).click();
     await expectToast(page, 'Face image deleted successfully');
     await expect.poll(() => photo1.count()).toBe(0);
-    // The default face is the person's avatar in the list.
-    await page.getByRole('list', { name: 'People' }).locator('img').waitFor();
+    // The default face is the person's avatar in the list: the face, cut from the photo, not the whole photo.
+    const avatar = page.getByRole('list', { name: 'People' }).locator('img');
+    await avatar.waitFor();
+    const [photoBox, circleBox] = [await avatar.boundingBox(), await avatar.locator('xpath=ancestor::span[1]').boundingBox()];
+    expect(photoBox!.width, 'the avatar shows the photo enlarged round the face').toBeGreaterThan(1.5 * circleBox!.width);
+    await screenshot(page, 'people-avatar-desktop');
 
     // --- Add Face Video: wrong type, then a real clip with progress ------------------------------------
     await page.getByRole('button', { name: 'Add Face Video' }).click();

@@ -496,9 +496,10 @@ function fillFromMirror(
 /**
  * Prepares the person's face from a photo (JPEG/PNG/WebP...). Throws PersonFaceError when it has no face.
  * `eyes`: measure whether the eyes are shut (one more detection, a quarter of the time this takes): the
- * anchor's always, the other images' only when the anchor's are shut or look aside (face-render.ts). `eyeOpening`: the
- * opening already measured on this photo (the face image's analysis, taken the same way on the whole
- * photo: face-engine.ts `analyse`), used instead of measuring it again.
+ * anchor's always, the other images' only when the anchor's are shut or look aside (face-render.ts).
+ * `eyeOpening`: the opening already measured on this photo (the face image's analysis, taken the same way
+ * on the whole photo: face-engine.ts `analyse`), used instead of measuring it again. Where the eyes look
+ * (`gaze`) needs no detection: it is read on the face turned frontal.
  */
 export async function loadPersonFace(
   engine: FaceEngine,

@@ -1,7 +1,9 @@
+import type { FaceImage } from '@shared/api-types';
+import { FaceCropPreview } from '@client/features/faces/components/face-crop-preview';
 import { cn, initials } from '@client/lib/utils';
 
-/** The person's default face when there is one, else their initials. */
-export function PersonAvatar({ name, imageUrl, className }: { name: string; imageUrl?: string | null; className?: string }) {
+/** The person's default face, cut to the face the render uses (not the whole photo), when there is one; else their initials. */
+export function PersonAvatar({ name, face, className }: { name: string; face?: Pick<FaceImage, 'imageUrl' | 'faceBox'> | null; className?: string }) {
   return (
     <span
       aria-hidden="true"
@@ -10,7 +12,7 @@ export function PersonAvatar({ name, imageUrl, className }: { name: string; imag
         className,
       )}
     >
-      {imageUrl ? <img src={imageUrl} alt="" className="size-full object-cover" /> : initials(name)}
+      {face ? <FaceCropPreview src={face.imageUrl} box={face.faceBox} alt="" className="size-full rounded-none border-0" /> : initials(name)}
     </span>
   );
 }

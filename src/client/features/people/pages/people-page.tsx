@@ -55,8 +55,7 @@ export default function PeoplePage() {
 
   const list = people.data ?? [];
   const selected = list.find((person) => person.id === selectedId) ?? list[0] ?? null;
-  const defaultFace = (personId: number) =>
-    faceImages.data?.find((image) => image.personId === personId && image.isDefault)?.imageUrl;
+  const defaultFace = (personId: number) => faceImages.data?.find((image) => image.personId === personId && image.isDefault);
   // The plan and its limit from the usage (an admin's limit is null); the count from the live list.
   const plan = usage.data ? planById(usage.data.plan) : null;
   const limit = usage.data?.people.limit ?? null;
@@ -119,7 +118,7 @@ export default function PeoplePage() {
                         active ? 'bg-secondary' : 'hover:bg-muted',
                       )}
                     >
-                      <PersonAvatar name={person.name} imageUrl={defaultFace(person.id)} />
+                      <PersonAvatar name={person.name} face={defaultFace(person.id)} />
                       <span className="min-w-0">
                         <span className="block truncate font-semibold">{person.name}</span>
                         <span className="block truncate text-sm text-muted-foreground">{person.relationship}</span>
@@ -140,7 +139,7 @@ export default function PeoplePage() {
         {selected ? (
           <Card className="min-w-0 p-4 sm:p-6" aria-labelledby="person-detail-title">
             <div className="flex flex-wrap items-center gap-4">
-              <PersonAvatar name={selected.name} imageUrl={defaultFace(selected.id)} className="size-16 text-xl" />
+              <PersonAvatar name={selected.name} face={defaultFace(selected.id)} className="size-16 text-xl" />
               <div className="min-w-0 flex-1">
                 <h2 id="person-detail-title" className="truncate text-2xl font-bold tracking-tight">
                   {selected.name}
