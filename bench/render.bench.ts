@@ -13,7 +13,8 @@
 //   and speak) with face-api's demo/sample5.jpg and three photos whose largest face is not frontal or not
 //   evenly lit (see PERSON_PHOTOS); talking-man:woman-clip, a person whose collection comes from a real
 //   clip (talking-woman.mp4 through the real face-training extraction: loadClipPerson); and
-//   talking-man:woman-blink, the same collection led by a frame where she blinks (loadBlinkPerson). On each (and on the
+//   talking-man:woman-blink, the same collection led by a frame where she blinks (loadBlinkPerson), and
+//   talking-man:woman-glance, led by a frame where she glances aside (loadGlancePerson). On each (and on the
 //   720p25 case):
 //   - identity by Human's faceres and by face-api's 128-d descriptor: the share of sampled output frames
 //     (with a face) closer to THIS case's person than to the actor (the template's frames, averaged) (≥ 90 %);
@@ -34,7 +35,7 @@
 //     start, middle, end, the template's widest mouth and largest head turn, and the worst faceres frame.
 // Environment: RENDER_BENCH_SPEED=0 skips the speed cases; RENDER_BENCH_EYES=0 turns the eyes' openness off; RENDER_BENCH_CASES=talking-man:sample5,...
 // picks the quality cases (templates talking-man, talking-woman, portrait-720p25; persons sample1-6 of
-// face-api's demo, woman-clip, woman-blink); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
+// face-api's demo, woman-clip, woman-blink, woman-glance); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
 // RENDER_BENCH_JITTER_FRAMES consecutive frames for the jitter (90); RENDER_BENCH_ROUNDS speed rounds (2);
 // RENDER_BENCH_JSON=1 prints every figure as JSON after the tables; RENDER_BENCH_KEEP=1 keeps the rendered videos (the
 // folder is printed) for a look at full size.
@@ -50,7 +51,7 @@ import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosi
 import { eyeGaze, eyeOpening } from '../src/server/pipeline/render/eye-blink';
 import { cropFace, extractFaces } from '../src/server/pipeline/face-extraction';
 import { readFrames } from '../src/server/media/frames';
-import { isEyesClosed } from '../src/shared/face-analysis';
+import { isEyesClosed, isLookingAside } from '../src/shared/face-analysis';
 import { renderFace } from '../src/server/pipeline/render/face-render';
 import { createPipelinePool } from '../src/server/pipeline/worker-pool';
 import { decodeYuvFrames, evenSize, openEncoder, probeTemplate } from '../src/server/pipeline/render/video-pipes';
@@ -80,7 +81,7 @@ const PERSON_PHOTOS = [
 ];
 const TALKING = ['talking-man', 'talking-woman'];
 const PORTRAIT_CASE = 'portrait-720p25';
-const DEFAULT_CASES = [...TALKING.flatMap((template) => PERSON_PHOTOS.map((person) => `${template}:${person}`)), 'talking-man:woman-clip', 'talking-man:woman-blink'];
+const DEFAULT_CASES = [...TALKING.flatMap((template) => PERSON_PHOTOS.map((person) => `${template}:${person}`)), 'talking-man:woman-clip', 'talking-man:woman-blink', 'talking-man:woman-glance'];
 const CASES = (process.env.RENDER_BENCH_CASES ?? DEFAULT_CASES.join(',')).split(',').map((c) => c.trim()).filter(Boolean);
 const SPEED = process.env.RENDER_BENCH_SPEED !== '0';
 /** RENDER_BENCH_EYES=0 renders without the eyes following the actor's openness (blinks stay), to compare. */
@@ -302,16 +303,48 @@ async function loadClipPerson(engine: FaceEngine, faceApi: FaceApi, dir: string)
  * is measured against the blink.
  */
 async function loadBlinkPerson(engine: FaceEngine, faceApi: FaceApi, dir: string, clip: Person): Promise<Person> {
-  let shut: { frame: Frame; face: AnalysedFace } | undefined;
-  for await (const frame of readFrames(path.resolve('../shared/media/talking-woman.mp4'), { size: 1280, maxSeconds: 1, timeoutMs: 60_000 })) {
+  return loadLedPerson(engine, faceApi, dir, clip, 'woman-blink', 1, async (frame) => {
     const face = largest(await engine.analyse(frame));
-    if (face && (!shut || face.eyeOpening < shut.face.eyeOpening)) shut = { frame, face };
+    return face && { value: -face.eyeOpening, box: face.box, ok: isEyesClosed(face.eyeOpening), figure: `eye opening ${round(face.eyeOpening, 3)}` };
+  });
+}
+
+/**
+ * A person whose chosen image caught a glance aside: the frame of talking-woman.mp4's first four seconds
+ * where her eyes look furthest to one side (eye-blink.ts eyeGaze on the mesh, as face training reads it),
+ * with woman-clip's crops as her other images. The render borrows eyes that look ahead (face-choice.ts eyeLender).
+ */
+async function loadGlancePerson(engine: FaceEngine, faceApi: FaceApi, dir: string, clip: Person): Promise<Person> {
+  return loadLedPerson(engine, faceApi, dir, clip, 'woman-glance', 4, async (frame) => {
+    const face = largest((await engine.detect(frame, { mesh: true })).filter((each) => each.landmarks));
+    const gaze = face && eyeGaze(lumaAt(frame), frame.width, frame.height, face.landmarks!);
+    return face && gaze !== undefined ? { value: Math.abs(gaze), box: face.box, ok: isLookingAside(gaze), figure: `gaze ${round(gaze, 3)}` } : undefined;
+  });
+}
+
+/**
+ * A person led by the frame of talking-woman.mp4's first `seconds` that `rate` rates highest (it must be `ok`),
+ * cut out as face training cuts its crops; woman-clip's crops are their other images.
+ */
+async function loadLedPerson(
+  engine: FaceEngine,
+  faceApi: FaceApi,
+  dir: string,
+  clip: Person,
+  name: string,
+  seconds: number,
+  rate: (frame: Frame) => Promise<{ value: number; box: [number, number, number, number]; ok: boolean; figure: string } | undefined>,
+): Promise<Person> {
+  let best: { frame: Frame; rating: NonNullable<Awaited<ReturnType<typeof rate>>> } | undefined;
+  for await (const frame of readFrames(path.resolve('../shared/media/talking-woman.mp4'), { size: 1280, maxSeconds: seconds, timeoutMs: 60_000 })) {
+    const rating = await rate(frame);
+    if (rating && (!best || rating.value > best.rating.value)) best = { frame, rating };
   }
-  if (!shut || !isEyesClosed(shut.face.eyeOpening)) throw new Error('woman-blink: no frame with her eyes shut in the first second of talking-woman.mp4');
-  const file = path.join(dir, 'woman-blink.jpg');
-  writeFileSync(file, await cropFace(shut.frame, shut.face.box));
-  console.log('woman-blink anchor eye opening', round(shut.face.eyeOpening, 3));
-  const person = await loadPerson(engine, faceApi, 'woman-blink', file);
+  if (!best?.rating.ok) throw new Error(`${name}: no such frame in the first ${seconds} s of talking-woman.mp4 (best: ${best?.rating.figure})`);
+  const file = path.join(dir, `${name}.jpg`);
+  writeFileSync(file, await cropFace(best.frame, best.rating.box));
+  console.log(`${name} anchor ${best.rating.figure}`);
+  const person = await loadPerson(engine, faceApi, name, file);
   return { ...person, others: [clip.photo, ...(clip.others ?? [])] };
 }
 
@@ -689,10 +722,11 @@ export async function benchRender() {
     const faceApi = await loadFaceApi();
     const persons = new Map<string, Person>();
     const personOf = async (name: string) => {
-      if (!/^sample[1-6]$/.test(name) && name !== 'woman-clip' && name !== 'woman-blink') throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos), woman-clip or woman-blink`);
+      if (!/^sample[1-6]$/.test(name) && !['woman-clip', 'woman-blink', 'woman-glance'].includes(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos), woman-clip, woman-blink or woman-glance`);
       if (!persons.has(name)) {
         if (name === 'woman-clip') persons.set(name, await loadClipPerson(engine, faceApi, dir));
         else if (name === 'woman-blink') persons.set(name, await loadBlinkPerson(engine, faceApi, dir, await personOf('woman-clip')));
+        else if (name === 'woman-glance') persons.set(name, await loadGlancePerson(engine, faceApi, dir, await personOf('woman-clip')));
         else persons.set(name, await loadPerson(engine, faceApi, name));
       }
       return persons.get(name)!;
