@@ -82,7 +82,7 @@ export const SAME_PERSON_COSINE = 0.6;
  */
 export const GAZE_ASIDE = 0.15;
 
-/** Whether a face's recorded gaze says its eyes look to one side (a warning, not a refusal); rows from before the measure have none. */
+/** Whether eyes whose gaze (eyeGaze) is this look to one side; a gaze not measured (shut eyes, a crop from before the measure) does not. */
 export function isLookingAside(gaze: unknown): boolean {
   return typeof gaze === 'number' && Math.abs(gaze) > GAZE_ASIDE;
 }
