@@ -286,70 +286,53 @@ describe('processed videos', () => {
     expect(filesUnder(path.join(t.storage.root, 'processed-videos')).filter((file) => file.startsWith(`${m.userId}/`))).toEqual([]);
   }, 300_000);
 
-  it('says the chosen photo’s eyes are closed, unless another photo of the person lent open ones to the video', async () => {
-    // Two stills of the real talking woman (../shared/media): mid-blink (0.58 s) and at rest (0.3 s).
+  /** A still of the real talking woman (../shared/media) at `seconds`, as JPEG bytes. */
+  async function womanStill(seconds: number): Promise<Buffer> {
     const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
-    const still = async (seconds: number) => {
-      const file = path.join(scratch, `woman-${seconds}.jpg`);
-      await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-q:v', '2', file], { timeout: 30_000 });
-      return readFileSync(file);
-    };
+    const file = path.join(scratch, `woman-${seconds}.jpg`);
+    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-q:v', '2', file], { timeout: 30_000 });
+    return readFileSync(file);
+  }
+
+  async function addPhoto(m: Member, name: string, bytes: Buffer): Promise<FaceImage> {
+    const response = await m.client.post('/api/faceImages', { personId: m.personId, name, imageData: dataUrl(bytes, 'image/jpeg') });
+    expect(response.statusCode, response.body).toBe(201);
+    return json<FaceImage>(response);
+  }
+
+  /** Makes a video of the member's person from the chosen photo (no voice), and gives its notices; the video is deleted again. */
+  async function noticesOf(m: Member, faceImageId: number): Promise<string[]> {
+    const created = await m.client.post('/api/processedVideos', { templateId, title: 'Eyes', personId: m.personId, faceImageId, useVoiceSwap: false });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = json<ProcessedVideo>(created).id;
+    const done = await until(() => m.client.get(`/api/processedVideos/${id}`).then((response) => json<ProcessedVideo>(response)), (video) => video.status !== 'pending' && video.status !== 'processing', 120_000);
+    expect(done.status, done.error ?? '').toBe('completed');
+    // The last test checks that every video's files are gone once deleted.
+    expect((await m.client.delete(`/api/processedVideos/${id}`)).statusCode).toBe(204);
+    return done.notices;
+  }
+
+  it('says the chosen photo’s eyes are closed, unless another photo of the person lent open ones to the video', async () => {
+    // Two stills of the real talking woman: mid-blink (0.58 s) and at rest (0.3 s).
     const m = await memberWithPerson(t, 'family');
-    const add = async (name: string, bytes: Buffer) => {
-      const response = await m.client.post('/api/faceImages', { personId: m.personId, name, imageData: dataUrl(bytes, 'image/jpeg') });
-      expect(response.statusCode, response.body).toBe(201);
-      return json<FaceImage>(response);
-    };
-    const blink = await add('Blink', await still(0.58));
+    const blink = await addPhoto(m, 'Blink', await womanStill(0.58));
     expect(blink.eyesClosed).toBe(true);
-    const render = async () => {
-      const created = await m.client.post('/api/processedVideos', { templateId, title: 'Eyes', personId: m.personId, faceImageId: blink.id, useVoiceSwap: false });
-      expect(created.statusCode, created.body).toBe(201);
-      const id = json<ProcessedVideo>(created).id;
-      const done = await until(() => m.client.get(`/api/processedVideos/${id}`).then((response) => json<ProcessedVideo>(response)), (video) => video.status !== 'pending' && video.status !== 'processing', 120_000);
-      expect(done.status, done.error ?? '').toBe('completed');
-      // The last test checks that every video's files are gone once deleted.
-      expect((await m.client.delete(`/api/processedVideos/${id}`)).statusCode).toBe(204);
-      return done.notices;
-    };
-    const shut = RENDER_NOTICES.chosenEyesClosed('Blink');
     // Alone, the blink is all there is: the video shows her eyes shut and says so.
-    expect(await render()).toEqual([shut]);
+    expect(await noticesOf(m, blink.id)).toEqual([RENDER_NOTICES.chosenEyesClosed('Blink')]);
     // With a photo of her eyes open, the render lends them (render/face-choice.ts eyeLender): nothing to say.
-    expect((await add('At rest', await still(0.3))).eyesClosed).toBe(false);
-    expect(await render()).toEqual([]);
+    expect((await addPhoto(m, 'At rest', await womanStill(0.3))).eyesClosed).toBe(false);
+    expect(await noticesOf(m, blink.id)).toEqual([]);
   }, 300_000);
 
   it('says the chosen photo’s eyes look to one side, unless another photo of the person lent eyes that look ahead', async () => {
-    // Two stills of the real talking woman (../shared/media): glancing to one side (2.7 s) and at the camera (0.3 s).
-    const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
-    const still = async (seconds: number) => {
-      const file = path.join(scratch, `woman-${seconds}.jpg`);
-      await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-q:v', '2', file], { timeout: 30_000 });
-      return readFileSync(file);
-    };
+    // Two stills of the real talking woman: glancing to one side (2.7 s) and at the camera (0.3 s).
     const m = await memberWithPerson(t, 'family');
-    const add = async (name: string, bytes: Buffer) => {
-      const response = await m.client.post('/api/faceImages', { personId: m.personId, name, imageData: dataUrl(bytes, 'image/jpeg') });
-      expect(response.statusCode, response.body).toBe(201);
-      return json<FaceImage>(response);
-    };
-    const glancing = await add('Glancing', await still(2.7));
-    const render = async () => {
-      const created = await m.client.post('/api/processedVideos', { templateId, title: 'Eyes aside', personId: m.personId, faceImageId: glancing.id, useVoiceSwap: false });
-      expect(created.statusCode, created.body).toBe(201);
-      const id = json<ProcessedVideo>(created).id;
-      const done = await until(() => m.client.get(`/api/processedVideos/${id}`).then((response) => json<ProcessedVideo>(response)), (video) => video.status !== 'pending' && video.status !== 'processing', 120_000);
-      expect(done.status, done.error ?? '').toBe('completed');
-      // The last test checks that every video's files are gone once deleted.
-      expect((await m.client.delete(`/api/processedVideos/${id}`)).statusCode).toBe(204);
-      return done.notices;
-    };
+    const glancing = await addPhoto(m, 'Glancing', await womanStill(2.7));
     // Alone, her glance is all there is: the video looks past the viewer and says so.
-    expect(await render()).toEqual([RENDER_NOTICES.chosenLooksAside('Glancing')]);
+    expect(await noticesOf(m, glancing.id)).toEqual([RENDER_NOTICES.chosenLooksAside('Glancing')]);
     // With a photo of her looking at the camera, the render lends its eyes (render/face-choice.ts eyeLender): nothing to say.
-    await add('At the camera', await still(0.3));
-    expect(await render()).toEqual([]);
+    await addPhoto(m, 'At the camera', await womanStill(0.3));
+    expect(await noticesOf(m, glancing.id)).toEqual([]);
   }, 300_000);
 
   it('deleting a video while it renders cancels it and leaves nothing behind', async () => {
