@@ -181,7 +181,8 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
       const settle = composeSimilarity(invertSimilarity(personToFrame(person, face.landmarks)), placement);
       // The anchor gives the whole face; another image lends only its mouth and jaw (its eyes, gaze and
       // brows may differ from the anchor's: a crop from a clip where the person glanced aside), and one
-      // with open eyes lends its eyes when the anchor's are shut, the same image in every frame.
+      // with open eyes that look ahead lends its eyes when the anchor's are shut or look aside, the same
+      // image in every frame.
       if (pasteFace(frame, person, face.landmarks, { mouth: mouths[0], blinks, eyes: eyesFrom === undefined ? eyes[0] : undefined, light, settle, shape: outline })) framesReplaced++;
       if (eyesFrom !== undefined) pasteFace(frame, persons[eyesFrom]!, face.landmarks, { blinks, eyes: eyes[0], light: eyeLight, settle, only: 'eyes' });
       for (const { index, opacity } of choice?.shown ?? []) {
