@@ -441,7 +441,9 @@ async function benchCase(templateName: string, template: string, person: Person,
     const measured: { faceres?: AnalysedFace; faceApi?: { descriptor: Float32Array; score: number }; spread?: SkinSpread; gaze?: number }[] = [];
     for (const frame of framesAt(file, indices, width, height)) {
       const faceres = await faceresOf(engine, frame);
-      const gaze = faceres && eyeGaze(lumaAt(frame), frame.width, frame.height, faceres.landmarks);
+      // On the mesh's own lids: the analysis' are redrawn by the iris model, on which the gaze reads wrong (shared/face-analysis.ts GAZE_ASIDE).
+      const mesh = largest((await engine.detect(frame, { mesh: true })).filter((face) => face.landmarks));
+      const gaze = mesh && eyeGaze(lumaAt(frame), frame.width, frame.height, mesh.landmarks!);
       measured.push({ faceres, faceApi: await faceApi.largestFace(frame), spread: faceres && skinColourSpread(frame, faceres.landmarks), gaze });
     }
     return measured;
