@@ -1,5 +1,5 @@
 // The actor's blinks (eye-blink.ts): an eye counts as closed against its own recent widest opening, and
-// only then does the actor's eye show, in a soft ellipse around it.
+// only then does the actor's eye show, in a soft ellipse around it. The eyes' openness, and where they look.
 import { describe, expect, it } from 'vitest';
 import { createEyeBlinks, createEyeMotion, eyeGaze, eyeOpening } from './eye-blink';
 import { EYE_CONTOURS } from './landmarks';
