@@ -23,7 +23,9 @@
 //     openness, not only blinks; our goal: ≥ 0.6, as for the mouth), with how much the openness moves in
 //     each (std ÷ mean: eyes that barely move give a correlation of the mesh's noise);
 //   - gaze aside: how far the iris sits from the middle of the eye (eye-blink.ts eyeGaze), mean |gaze| on the
-//     sampled frames, template and output (reported: a chosen image caught glancing away reads high);
+//     sampled frames, template and output (reported: a chosen image caught glancing away reads high); and
+//     whether the person's eyes look where the actor's do: the gaze's correlation over every 3rd frame, output
+//     vs template, and the mean gap between them (reported: the talking man looks at the camera throughout);
 //   - skin colour spread: std of CIELAB a* and b* inside the face outline without eyes, brows and lips,
 //     slightly blurred (bench/render-measures.ts), sampled frames, output ÷ template (≤ 1.3 each);
 //   - skin fine detail: luma minus its 3×3 mean over the same skin, against the skin's brightness, output ÷
@@ -33,7 +35,8 @@
 //     output ÷ template (≤ 1);
 //   - a review sheet /tmp/render-review-<template>-<person>.png: template above, output below, at the
 //     start, middle, end, the template's widest mouth and largest head turn, and the worst faceres frame.
-// Environment: RENDER_BENCH_SPEED=0 skips the speed cases; RENDER_BENCH_EYES=0 turns the eyes' openness off; RENDER_BENCH_CASES=talking-man:sample5,...
+// Environment: RENDER_BENCH_SPEED=0 skips the speed cases; RENDER_BENCH_EYES=0 turns the eyes' openness off,
+// RENDER_BENCH_GAZE=0 their gaze; RENDER_BENCH_CASES=talking-man:sample5,...
 // picks the quality cases (templates talking-man, talking-woman, portrait-720p25; persons sample1-6 of
 // face-api's demo, woman-clip, woman-blink, woman-glance); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
 // RENDER_BENCH_JITTER_FRAMES consecutive frames for the jitter (90); RENDER_BENCH_ROUNDS speed rounds (2);
@@ -86,6 +89,8 @@ const CASES = (process.env.RENDER_BENCH_CASES ?? DEFAULT_CASES.join(',')).split(
 const SPEED = process.env.RENDER_BENCH_SPEED !== '0';
 /** RENDER_BENCH_EYES=0 renders without the eyes following the actor's openness (blinks stay), to compare. */
 const EYES = process.env.RENDER_BENCH_EYES !== '0';
+/** RENDER_BENCH_GAZE=0 renders without the eyes turning to look where the actor's look, to compare. */
+const GAZE = process.env.RENDER_BENCH_GAZE !== '0';
 /** Frames analysed by both embedders (and for spread and confidence) per video. */
 const IDENTITY_SAMPLES = Number(process.env.RENDER_BENCH_SAMPLES ?? 16);
 /** Consecutive frames for the jitter: long enough for several head movements, short enough to mesh twice. */
@@ -185,11 +190,13 @@ async function faceresOf(engine: FaceEngine, frame: Frame): Promise<AnalysedFace
 }
 
 /** The largest face with its mesh in each frame at `indices` (sorted), decoded a few dozen at a time so a long clip is not held in memory. */
-async function meshesAt(engine: FaceEngine, file: string, indices: number[], width: number, height: number): Promise<(DetectedFace | undefined)[]> {
-  const faces: (DetectedFace | undefined)[] = [];
+/** The mesh's largest face in each frame, with where its eyes look (eyeGaze, on the mesh's own lids). */
+async function meshesAt(engine: FaceEngine, file: string, indices: number[], width: number, height: number): Promise<((DetectedFace & { gaze?: number }) | undefined)[]> {
+  const faces: ((DetectedFace & { gaze?: number }) | undefined)[] = [];
   for (let from = 0; from < indices.length; from += 30) {
     for (const frame of framesAt(file, indices.slice(from, from + 30), width, height)) {
-      faces.push(largest((await engine.detect(frame, { mesh: true })).filter((face) => face.landmarks)));
+      const face = largest((await engine.detect(frame, { mesh: true })).filter((each) => each.landmarks));
+      faces.push(face && { ...face, gaze: eyeGaze(lumaAt(frame), frame.width, frame.height, face.landmarks!) });
     }
   }
   return faces;
@@ -395,7 +402,7 @@ async function benchCase(templateName: string, template: string, person: Person,
         const before = cpuMs();
         // Live rounds record only the first time (each later one would replay it).
         const actorTrack = options.speed && (tracking === 'replayed' || round === 0) ? track : undefined;
-        const report = await renderFace({ template, personFace: person.photo, otherFaces: person.others, output: file, engine, preset, eyes: EYES, actorTrack });
+        const report = await renderFace({ template, personFace: person.photo, otherFaces: person.others, output: file, engine, preset, eyes: EYES, gaze: GAZE, actorTrack });
         if (report.tracking.recorded !== (tracking === 'replayed')) throw new Error(`a ${tracking} render reported recorded: ${report.tracking.recorded}`);
         const cpu = cpuPerFrame(before, report.frames);
         if (!best[tracking] || report.fps > best[tracking].report.fps) best[tracking] = { report, cpu };
@@ -530,6 +537,7 @@ async function benchCase(templateName: string, template: string, person: Person,
   const templateMeshes = await meshesAt(engine, template, everyThird, width, height);
   let mouth: { frames: number; correlation: number } | undefined;
   let eyes: { frames: number; correlation: number; variation: { template: number; output: number } } | undefined;
+  let gazeFollows: { frames: number; correlation: number; gap: number } | undefined;
   if (options.mouth) {
     const outputMeshes = await meshesAt(engine, output, everyThird, width, height);
     const open = templateMeshes.flatMap((face, i) => {
@@ -548,6 +556,16 @@ async function benchCase(templateName: string, template: string, person: Person,
       variation: { template: round(variation(lids.map((p) => p[0])), 3), output: round(variation(lids.map((p) => p[1])), 3) },
     };
     console.log(name, 'eyes', JSON.stringify(eyes));
+    const looks = templateMeshes.flatMap((face, i) => {
+      const other = outputMeshes[i];
+      return face?.gaze !== undefined && other?.gaze !== undefined ? [[face.gaze, other.gaze] as const] : [];
+    });
+    gazeFollows = {
+      frames: looks.length,
+      correlation: round(pearson(looks.map((p) => p[0]), looks.map((p) => p[1])), 2),
+      gap: round(average(looks.map(([actor, person]) => Math.abs(person - actor))), 3),
+    };
+    console.log(name, 'gaze follows', JSON.stringify(gazeFollows));
   }
   const withMesh = templateMeshes.flatMap((face, i) => (face?.landmarks && face.pose ? [{ index: everyThird[i]!, opening: mouthOpening(face.landmarks), turn: headTurn(face.pose) }] : []));
   const widestMouth = withMesh.reduce((best, m) => (m.opening > best.opening ? m : best), withMesh[0]!);
@@ -589,6 +607,7 @@ async function benchCase(templateName: string, template: string, person: Person,
     identity,
     mouth,
     eyes,
+    gazeFollows,
     gaze,
     skinSpread,
     confidence,
@@ -604,7 +623,7 @@ function summary(result: CaseResult) {
   const rows: { measure: string; template: string; output: string; value: string; goal: string; met: string }[] = [];
   const row = (measure: string, template: string, output: string, value: number, goal: string, met: boolean) =>
     rows.push({ measure, template, output, value: String(value), goal, met: Number.isNaN(value) ? '?' : met ? 'yes' : 'NO' });
-  const { identity, mouth, eyes, gaze, skinSpread, confidence, jitter } = result;
+  const { identity, mouth, eyes, gaze, gazeFollows, skinSpread, confidence, jitter } = result;
   row('identity faceres (share closer to person)', '', `${identity.faceres.framesWithFace} frames`, identity.faceres.shareCloserToPerson, `≥ ${GOALS.identityShare}`, identity.faceres.shareCloserToPerson >= GOALS.identityShare);
   row('identity face-api (share closer to person)', '', `${identity.faceApi.framesWithFace} frames`, identity.faceApi.shareCloserToPerson, `≥ ${GOALS.identityShare}`, identity.faceApi.shareCloserToPerson >= GOALS.identityShare);
   if (mouth) row('mouth correlation', '', `${mouth.frames} frames`, mouth.correlation, `≥ ${GOALS.mouthCorrelation}`, mouth.correlation >= GOALS.mouthCorrelation);
@@ -614,6 +633,11 @@ function summary(result: CaseResult) {
   }
   // Reported: eyes that look past the viewer all video long (a chosen crop caught glancing away) read well above the template's.
   row('gaze aside (mean |gaze|, eye widths; reported)', String(gaze.template), String(gaze.output), round(gaze.output - gaze.template, 3), '-', true);
+  if (gazeFollows) {
+    // Reported: a template whose actor looks at the camera throughout gives a correlation of noise; the gap says how far apart they look.
+    row('gaze follows (correlation; reported)', '', `${gazeFollows.frames} frames`, gazeFollows.correlation, '-', true);
+    row('gaze gap (mean |output − template|, eye widths; reported)', '', '', gazeFollows.gap, '-', true);
+  }
   row('skin spread a* (ratio)', String(skinSpread.template.a), String(skinSpread.output.a), skinSpread.ratio.a, `≤ ${GOALS.spreadRatio}`, skinSpread.ratio.a <= GOALS.spreadRatio);
   row('skin spread b* (ratio)', String(skinSpread.template.b), String(skinSpread.output.b), skinSpread.ratio.b, `≤ ${GOALS.spreadRatio}`, skinSpread.ratio.b <= GOALS.spreadRatio);
   // Reported, not a goal of the issue's: a soft face in a sharp frame reads as a mask (below 1).

@@ -1,7 +1,7 @@
 // The actor's blinks (eye-blink.ts): an eye counts as closed against its own recent widest opening, and
 // only then does the actor's eye show, in a soft ellipse around it. The eyes' openness, and where they look.
 import { describe, expect, it } from 'vitest';
-import { createEyeBlinks, createEyeMotion, eyeGaze, eyeOpening } from './eye-blink';
+import { EYE_MOTION, createEyeBlinks, createEyeMotion, eyeGaze, eyeOpening, gazeShift, irisPositions } from './eye-blink';
 import { EYE_CONTOURS } from './landmarks';
 
 /** A mesh with only the eye points set: eyes 40 px wide at y = 100, lids `opening` px apart. */
@@ -110,5 +110,91 @@ describe('eye gaze', () => {
     const { luma, width, height, points } = eyes(0);
     for (const contour of EYE_CONTOURS) for (const index of contour) points[index]![1] = 100;
     expect(eyeGaze((x, y) => luma[y * width + x]!, width, height, points)).toBeUndefined();
+  });
+});
+
+describe('eyes that follow the actor’s gaze', () => {
+  /** The drawn eyes of 'eye gaze' (iris at `shift` px in each 40 px eye), as a picture to warp. */
+  function drawn(shift: number) {
+    const [width, height] = [320, 200];
+    const luma = new Float32Array(width * height).fill(150);
+    const points = Array.from({ length: 468 }, () => [0, 0, 0]);
+    for (const [k, x0] of [[0, 100], [1, 200]] as const) {
+      const contour = EYE_CONTOURS[k];
+      contour.forEach((index, j) => {
+        const angle = Math.PI - (2 * Math.PI * j) / contour.length;
+        points[index] = [x0 + 20 + 20 * Math.cos(angle), 100 + 8 * Math.sin(angle), 0];
+      });
+      const outer = k === 0 ? x0 : x0 + 40;
+      for (let y = 88; y <= 112; y++) {
+        for (let x = x0 - 2; x <= x0 + 42; x++) {
+          if (((x + 0.5 - x0 - 20) / 20) ** 2 + ((y + 0.5 - 100) / 8) ** 2 >= 1) continue;
+          const iris = Math.hypot(x + 0.5 - (x0 + 20 + shift), y + 0.5 - 100) < 7;
+          luma[y * width + x] = iris ? 40 : Math.abs(x - outer) < 4 ? 120 : 220;
+        }
+      }
+    }
+    const lumaAt = (plane: Float32Array) => (x: number, y: number) => plane[y * width + x]!;
+    return { luma, width, height, points, lumaAt };
+  }
+
+  /** The picture as the paste samples it through `source` (bilinear). */
+  function warped(luma: Float32Array, width: number, height: number, motion: ReturnType<typeof createEyeMotion>): Float32Array {
+    const out = new Float32Array(width * height);
+    const at = [0, 0];
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        motion.source(x, y, at);
+        const [sx, sy] = [Math.min(width - 2, Math.max(0, at[0]!)), Math.min(height - 2, Math.max(0, at[1]!))];
+        const [ix, iy] = [Math.floor(sx), Math.floor(sy)];
+        const [tx, ty] = [sx - ix, sy - iy];
+        const top = luma[iy * width + ix]! * (1 - tx) + luma[iy * width + ix + 1]! * tx;
+        const bottom = luma[(iy + 1) * width + ix]! * (1 - tx) + luma[(iy + 1) * width + ix + 1]! * tx;
+        out[y * width + x] = top * (1 - ty) + bottom * ty;
+      }
+    }
+    return out;
+  }
+
+  it('finds each iris along its own eye, not the lashes’ shade at the outer corner', () => {
+    for (const shift of [-6, 0, 6]) {
+      const { luma, width, height, points, lumaAt } = drawn(shift);
+      for (const iris of irisPositions(lumaAt(luma), width, height, points)) expect(iris).toBeCloseTo(shift / 40, 1);
+    }
+  });
+
+  it('moves the irises from the person’s gaze to the actor’s, only once the actor looks aside, as far as the white allows', () => {
+    expect(gazeShift(0.02, [0, 0.02], 0.05)).toBe(0); // the actor at the camera
+    expect(gazeShift(0.02, [0, 0.02], 0.16)).toBeCloseTo(0.14, 5);
+    expect(gazeShift(0.02, [0, 0.02], -0.16)).toBeCloseTo(-0.18, 5);
+    // Between: a little of the way, growing with the actor's glance.
+    const between = gazeShift(0, [0, 0], 0.11);
+    expect(between).toBeGreaterThan(0);
+    expect(between).toBeLessThan(0.11);
+    // As far as the white beside the iris nearer its corner allows: the iris stops short of the corner.
+    expect(gazeShift(0.1, [0.1, 0.15], 0.3)).toBeCloseTo(0.5 - EYE_MOTION.cornerWidth - 0.15 - EYE_MOTION.irisHalfWidth, 5);
+    // An iris at a corner already does not move back: there is no white to stretch behind it.
+    expect(gazeShift(0.25, [0.25, 0.3], -0.2)).toBe(0);
+  });
+
+  it('turns a drawn eye at the camera to look where the actor looks, keeps the lids and corners, and holds through a blink', () => {
+    const { luma, width, height, points, lumaAt } = drawn(0);
+    const look = { gaze: eyeGaze(lumaAt(luma), width, height, points)!, irises: irisPositions(lumaAt(luma), width, height, points) };
+    const eyes = createEyeMotion(points, look);
+    const actor = mesh(12);
+    eyes.update(actor, 0.02);
+    expect(eyes.active).toBe(false);
+    for (const glance of [0.18, -0.18]) {
+      eyes.update(actor, glance);
+      expect(eyes.active).toBe(true);
+      const turned = warped(luma, width, height, eyes);
+      expect(eyeGaze(lumaAt(turned), width, height, points)).toBeCloseTo(glance, 1);
+      // The skin round the eyes, the lids' line and the corners are where they were.
+      for (const [x, y] of [[120, 85], [120, 115], [100, 100], [140, 100], [98, 100], [242, 100], [220, 92.5]]) expect(turned[y! * width + x!]).toBeCloseTo(luma[y! * width + x!]!, 0);
+    }
+    // A blink (the actor's lids nearly shut) keeps the last glance rather than reading the lashes.
+    eyes.update(mesh(2), 0.01);
+    eyes.update(actor, undefined);
+    expect(eyeGaze(lumaAt(warped(luma, width, height, eyes)), width, height, points)).toBeCloseTo(-0.18, 1);
   });
 });

@@ -1,8 +1,8 @@
 // The actor's eyes on the pasted photo. Blinks: a still photo never blinks, and a face that never blinks looks
 // wrong at once. When the actor's eye is closed (its opening well under the widest seen lately), the
 // actor's own eye shows through the paste in a soft ellipse around it, for as long as it stays closed:
-// a few frames per blink, so the person's identity is kept in the rest. Openness (createEyeMotion): the
-// person's eyes widen and narrow with the actor's.
+// a few frames per blink, so the person's identity is kept in the rest. Openness and gaze (createEyeMotion):
+// the person's eyes widen and narrow with the actor's, and turn to look where the actor's look.
 import { EYE_CONTOURS, type Point, insidePolygon, pick } from './landmarks';
 
 export const BLINK = {
@@ -99,6 +99,99 @@ export function eyeGaze(lumaAt: (x: number, y: number) => number, width: number,
   return sum / EYES.length;
 }
 
+/** Samples of an eye's lid margin along the eye, for LidOpening. */
+const LID_SAMPLES = 41;
+
+/**
+ * An eye's opening between its lids along the eye: at LID_SAMPLES points from one corner to the other
+ * (u from −0.5 to 0.5 eye widths), the middle of the opening and half its height, across the eye in pixels.
+ */
+interface LidOpening {
+  middle: Float64Array;
+  half: Float64Array;
+}
+
+function lidOpening(margin: Point[], centre: Point, axis: Point, width: number): LidOpening {
+  const along = margin.map(([x, y]) => ((x - centre[0]) * axis[0] + (y - centre[1]) * axis[1]) / width);
+  const across = margin.map(([x, y]) => (y - centre[1]) * axis[0] - (x - centre[0]) * axis[1]);
+  const middle = new Float64Array(LID_SAMPLES);
+  const half = new Float64Array(LID_SAMPLES);
+  for (let k = 0; k < LID_SAMPLES; k++) {
+    const u = k / (LID_SAMPLES - 1) - 0.5;
+    let low = Infinity;
+    let high = -Infinity;
+    for (let i = 0; i < margin.length; i++) {
+      const j = (i + 1) % margin.length;
+      const [ui, uj] = [along[i]!, along[j]!];
+      if ((ui <= u) === (uj <= u)) continue;
+      const v = across[i]! + ((u - ui) / (uj - ui)) * (across[j]! - across[i]!);
+      low = Math.min(low, v);
+      high = Math.max(high, v);
+    }
+    if (high > low) {
+      middle[k] = (low + high) / 2;
+      half[k] = (high - low) / 2;
+    }
+  }
+  return { middle, half };
+}
+
+/** A LidOpening's table read at u (eye widths from the middle), linearly between samples. */
+function lidAt(table: Float64Array, u: number): number {
+  const at = Math.min(LID_SAMPLES - 1.000001, Math.max(0, (u + 0.5) * (LID_SAMPLES - 1)));
+  const k = at | 0;
+  return table[k]! + (table[k + 1]! - table[k]!) * (at - k);
+}
+
+/**
+ * An iris's radius in eye widths (irisPositions' disc), and how far from the eye's middle its centre is looked
+ * for: an iris found there is at a corner (or the corner's shade was darker), and gazeShift turns that eye
+ * no further.
+ */
+const IRIS_RADIUS = 0.2;
+const IRIS_REACH = 0.3;
+
+/**
+ * Where each eye's iris is along that eye (eye widths from its middle, + towards the picture's right), or
+ * undefined for an eye too shut to show it: the darkest disc of an iris's size (a fifth of the eye's width
+ * across its radius) between the lids, its centre on the opening's middle line. One eye's figure, unlike
+ * eyeGaze's mean of two, cannot cancel the lashes' shade at its outer corner; a disc as wide as an iris
+ * darkens on the iris, which the thin line of lashes cannot match.
+ */
+export function irisPositions(lumaAt: (x: number, y: number) => number, width: number, height: number, landmarks: number[][]): (number | undefined)[] {
+  return EYES.map(({ corners }, k) => {
+    const [left, right] = [landmarks[corners[0]]!, landmarks[corners[1]]!];
+    const eyeWidth = distance(left, right);
+    const margin = pick(landmarks, EYE_CONTOURS[k]!);
+    const ys = margin.map(([, y]) => y);
+    if (eyeWidth < 8 || Math.max(...ys) - Math.min(...ys) < 3) return undefined;
+    const centre: Point = [(left[0]! + right[0]!) / 2, (left[1]! + right[1]!) / 2];
+    const axis: Point = [(right[0]! - left[0]!) / eyeWidth, (right[1]! - left[1]!) / eyeWidth];
+    const lids = lidOpening(margin, centre, axis, eyeWidth);
+    const radius = IRIS_RADIUS * eyeWidth;
+    let darkest = Infinity;
+    let found: number | undefined;
+    for (let u = -IRIS_REACH; u <= IRIS_REACH + 1e-9; u += 0.01) {
+      const middle = lidAt(lids.middle, u);
+      const [x0, y0] = [centre[0] + u * eyeWidth * axis[0] - middle * axis[1], centre[1] + u * eyeWidth * axis[1] + middle * axis[0]];
+      let sum = 0;
+      let count = 0;
+      for (let y = Math.max(0, Math.floor(y0 - radius)); y <= Math.min(height - 1, Math.ceil(y0 + radius)); y++) {
+        for (let x = Math.max(0, Math.floor(x0 - radius)); x <= Math.min(width - 1, Math.ceil(x0 + radius)); x++) {
+          if (Math.hypot(x + 0.5 - x0, y + 0.5 - y0) > radius || !insidePolygon(margin, x + 0.5, y + 0.5)) continue;
+          sum += lumaAt(x, y);
+          count++;
+        }
+      }
+      if (count >= GAZE.minPixels && sum / count < darkest) {
+        darkest = sum / count;
+        found = u;
+      }
+    }
+    return found;
+  });
+}
+
 /** An ellipse around an eye: its centre, the unit vector along the eye, and its semi-axes in pixels. */
 interface EyeEllipse {
   centre: Point;
@@ -190,79 +283,197 @@ export const EYE_MOTION = {
   /** The region moved around each eye, in eye widths: along the eye, and across it (lids, not brows). */
   along: 0.75,
   across: 0.55,
+  /**
+   * Where the actor looks (eyeGaze, eye widths from the middle) is followed from `gazeFollowFrom`, fully from
+   * `gazeFullFrom`; nearer the middle the actor looks at the camera, and the person's eyes stay as their
+   * image has them. Measured on the talking clips' tracks: at the camera |gaze| ≤ 0.05 (the man's −0.02 to
+   * −0.07), glances 0.15-0.24, the woman's 0.05-0.09 stretches unsure between.
+   */
+  gazeFollowFrom: 0.08,
+  gazeFullFrom: 0.14,
+  /**
+   * Half the width, in eye widths, taken to move as one with the iris: an adult's iris is about 0.4 of the
+   * eye's width, a young child's nearer half, so a little white round it moves too rather than the iris's
+   * edge being stretched.
+   */
+  irisHalfWidth: 0.24,
+  /**
+   * The corners (this share of the eye's width at each end: where the lids meet, the inner corner's pink)
+   * stay; between them the eyeball turns: what is ahead of the iris slides under the corner it moves towards,
+   * and the white behind it is stretched, at most `maxStretch` times, to fill the way back. (Pressing the
+   * white ahead instead left a bright rim along the lids at that corner.)
+   */
+  cornerWidth: 0.05,
+  maxStretch: 2.5,
+  /** Eyes opened less than this (lid gap over width, the mesh's) do not follow the gaze: cast down, the iris hardly shows. */
+  gazeMinOpening: 0.2,
+  /** Beyond the lid margin, where the iris's move fades out (in half-openings of the eye there): the lids stay. */
+  lidFade: 0.5,
 } as const;
 
 export interface EyeMotion {
   /** Whether this frame moves the eyes at all. */
   readonly active: boolean;
-  update(actorLandmarks: number[][]): void;
+  /** `actorGaze`: where the actor looks in this frame (eyeGaze, steadied by the caller); undefined keeps the last. */
+  update(actorLandmarks: number[][], actorGaze?: number): void;
   /** Where to sample the person's picture for the output point (px, py), written into out[0], out[1]. */
   source(px: number, py: number, out: number[]): void;
   /** Outside this box (x0, y0, x1, y1, person pixels) `source` leaves every point where it is: callers skip it there. */
   readonly bounds: Float64Array;
 }
 
+/** Where the person's eyes look in their image (eyeGaze), and where each iris is (irisPositions). */
+export interface PersonLook {
+  gaze: number;
+  irises: (number | undefined)[];
+}
+
+const smoothstep = (t: number) => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
 
 /**
- * The actor's eyes opening wider or narrowing (surprise, a smile's squint) carried onto the person's:
- * around each of the person's eyes their picture is stretched or squeezed across the eye, about the line
- * between its corners, by how open the actor's eye is against its usual opening. Blinks are left to
- * createEyeBlinks (the actor's own closed eye shows).
+ * How far the irises move along their eyes (eye widths, + towards the picture's right) to look where the
+ * actor looks: none while the actor looks at the camera, the whole way from the person's own gaze to the
+ * actor's once the actor looks aside, as far as the white beside both irises allows (`irises`: where each
+ * is, irisPositions). An iris at a corner does not move back: that would need white that is not there
+ * (decision 014, eighteenth part).
  */
-export function createEyeMotion(personLandmarks: number[][]): EyeMotion {
-  const eyes = EYES.map(({ corners }) => {
+export function gazeShift(personGaze: number, irises: readonly number[], actorGaze: number): number {
+  const { gazeFollowFrom, gazeFullFrom, irisHalfWidth, cornerWidth, maxStretch } = EYE_MOTION;
+  const follow = smoothstep((Math.abs(actorGaze) - gazeFollowFrom) / (gazeFullFrom - gazeFollowFrom));
+  if (follow === 0) return 0;
+  let lowest = -Infinity;
+  let highest = Infinity;
+  for (const iris of irises) {
+    // The white between the iris and each corner.
+    const left = iris - irisHalfWidth + 0.5 - cornerWidth;
+    const right = 0.5 - cornerWidth - iris - irisHalfWidth;
+    if (left <= 0 || right <= 0) return 0;
+    lowest = Math.max(lowest, -left, -(maxStretch - 1) * right);
+    highest = Math.min(highest, right, (maxStretch - 1) * left);
+  }
+  return Math.min(highest, Math.max(lowest, follow * (actorGaze - personGaze)));
+}
+
+/**
+ * The actor's eyes opening wider or narrowing (surprise, a smile's squint) and looking aside, carried onto
+ * the person's. Openness: around each of the person's eyes their picture is stretched or squeezed across
+ * the eye, about the line between its corners, by how open the actor's eye is against its usual opening.
+ * Gaze (`look`: where the person's eyes look in their image and where each iris is; none for eyes too shut to
+ * show their irises): between the lids the eyeball turns, the iris with a little white round it sliding along
+ * the eye as one piece, gazeShift's way; the lids and the corners stay. Blinks are left to createEyeBlinks
+ * (the actor's own closed eye shows).
+ */
+export function createEyeMotion(personLandmarks: number[][], look?: PersonLook): EyeMotion {
+  // Eyes that follow the actor's gaze: both irises found, and open enough to show them whole.
+  const irises = look?.irises.every((iris) => iris !== undefined) && eyeOpening(personLandmarks) >= EYE_MOTION.gazeMinOpening ? (look.irises as number[]) : undefined;
+  const eyes = EYES.map(({ corners }, k) => {
     const [outer, inner] = [personLandmarks[corners[0]]!, personLandmarks[corners[1]]!];
     const width = Math.max(1, distance(outer, inner));
+    const centre: Point = [(outer[0]! + inner[0]!) / 2, (outer[1]! + inner[1]!) / 2];
+    const axis: Point = [(inner[0]! - outer[0]!) / width, (inner[1]! - outer[1]!) / width];
     return {
-      centre: [(outer[0]! + inner[0]!) / 2, (outer[1]! + inner[1]!) / 2] as Point,
-      axis: [(inner[0]! - outer[0]!) / width, (inner[1]! - outer[1]!) / width] as Point,
+      centre,
+      axis,
+      width,
       along: EYE_MOTION.along * width,
       across: EYE_MOTION.across * width,
+      iris: irises?.[k] ?? 0,
+      lids: lidOpening(pick(personLandmarks, EYE_CONTOURS[k]!), centre, axis, width),
       usual: 0,
       ratio: 1,
+      shift: 0,
     };
   });
   let active = false;
+  let gazeShiftNow = 0;
   const bounds = new Float64Array(4);
+
+  /** The point of the person's eye (before the iris moved) that shows at (x, y): out[0], out[1]. */
+  function beforeGaze(eye: (typeof eyes)[number], x: number, y: number, out: number[]) {
+    out[0] = x;
+    out[1] = y;
+    const dx = x - eye.centre[0];
+    const dy = y - eye.centre[1];
+    const u = (dx * eye.axis[0] + dy * eye.axis[1]) / eye.width;
+    if (u <= -0.5 || u >= 0.5) return;
+    const v = dy * eye.axis[0] - dx * eye.axis[1];
+    const halfThere = lidAt(eye.lids.half, u);
+    if (halfThere < 0.5) return;
+    const middleThere = lidAt(eye.lids.middle, u);
+    const beyond = Math.abs(v - middleThere) / halfThere - 1;
+    const weight = beyond <= 0 ? 1 : 1 - smoothstep(beyond / EYE_MOTION.lidFade);
+    if (weight === 0) return;
+    // Along the eye (gazeShift keeps the iris between the corners): the corners stay; the iris and what is
+    // ahead of it slide as one, and the white behind it stretches back to its corner.
+    const end = 0.5 - EYE_MOTION.cornerWidth;
+    if (u <= -end || u >= end) return;
+    const d = eye.shift;
+    const trailing = d > 0 ? eye.iris - EYE_MOTION.irisHalfWidth : eye.iris + EYE_MOTION.irisHalfWidth;
+    const from = d > 0 ? (u >= trailing + d ? u - d : -end + ((u + end) * (trailing + end)) / (trailing + d + end)) : u <= trailing + d ? u - d : end - ((end - u) * (end - trailing)) / (end - trailing - d);
+    // Across: the same share of the way from the opening's middle line to the lid, so the lid's own edge
+    // inside the mesh's margin stays an edge.
+    const across = lidAt(eye.lids.middle, from) + ((v - middleThere) * lidAt(eye.lids.half, from)) / halfThere;
+    const su = u + weight * (from - u);
+    const sv = v + weight * (across - v);
+    out[0] = eye.centre[0] + su * eye.width * eye.axis[0] - sv * eye.axis[1];
+    out[1] = eye.centre[1] + su * eye.width * eye.axis[1] + sv * eye.axis[0];
+  }
+
   return {
     get active() {
       return active;
     },
     bounds,
-    update(landmarks) {
+    update(landmarks, actorGaze) {
       active = false;
       bounds.set([Infinity, Infinity, -Infinity, -Infinity]);
+      let blinking = false;
       EYES.forEach((_, i) => {
         const eye = eyes[i]!;
         const opening = openingOf(landmarks, EYES[i]!);
         if (eye.usual === 0) eye.usual = opening;
         // A blink (well under the usual opening) is not part of the usual, and is shown by the blink path.
         if (opening > BLINK.openAbove * eye.usual) eye.usual += EYE_MOTION.usualSmoothing * (opening - eye.usual);
+        else blinking = true;
         // The mesh's noise about the usual opening is ignored, and the rest follows on without a step.
         const change = opening / eye.usual - 1;
         const beyond = Math.sign(change) * Math.max(0, Math.abs(change) - EYE_MOTION.deadBand);
         eye.ratio = Math.min(EYE_MOTION.maxRatio, Math.max(EYE_MOTION.minRatio, 1 + beyond));
-        if (eye.ratio === 1) return;
+      });
+      // A closing eye's gaze reads the lashes: the last one is kept through a blink.
+      if (irises && actorGaze !== undefined && !blinking) gazeShiftNow = gazeShift(look!.gaze, irises, actorGaze);
+      for (const eye of eyes) {
+        eye.shift = gazeShiftNow;
+        if (eye.ratio === 1 && eye.shift === 0) continue;
         active = true;
         const [x0, y0, x1, y1] = ellipseBox(eye);
         bounds.set([Math.min(bounds[0]!, x0), Math.min(bounds[1]!, y0), Math.max(bounds[2]!, x1), Math.max(bounds[3]!, y1)]);
-      });
+      }
     },
     source(px, py, out) {
       out[0] = px;
       out[1] = py;
       for (const eye of eyes) {
-        if (eye.ratio === 1) continue;
+        if (eye.ratio === 1 && eye.shift === 0) continue;
         const d = inEllipse(eye, px, py);
         if (d >= 1) continue;
-        const v = acrossEllipse(eye, px, py);
-        // Full stretch in the middle, none at the edge of the region: no seam.
-        const t = 1 - d;
-        const scale = 1 + (eye.ratio - 1) * t * t * (3 - 2 * t);
-        // Across the eye, a point at v came from v / scale.
-        const shift = (v * eye.across) * (1 / scale - 1);
-        out[0] = px - shift * eye.axis[1];
-        out[1] = py + shift * eye.axis[0];
+        let x = px;
+        let y = py;
+        if (eye.ratio !== 1) {
+          const v = acrossEllipse(eye, px, py);
+          // Full stretch in the middle, none at the edge of the region: no seam.
+          const t = 1 - d;
+          const scale = 1 + (eye.ratio - 1) * t * t * (3 - 2 * t);
+          // Across the eye, a point at v came from v / scale.
+          const shift = (v * eye.across) * (1 / scale - 1);
+          x = px - shift * eye.axis[1];
+          y = py + shift * eye.axis[0];
+        }
+        if (eye.shift !== 0) beforeGaze(eye, x, y, out);
+        else {
+          out[0] = x;
+          out[1] = y;
+        }
         return;
       }
     },

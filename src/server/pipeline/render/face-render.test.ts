@@ -35,15 +35,15 @@ async function picture(file: string): Promise<Frame> {
   return { data, width: info.width, height: info.height };
 }
 
-/** Every `EVERY`-th frame of a video as RGB. */
-async function sampledFrames(file: string): Promise<Frame[]> {
+/** Every `every`-th frame of a video as RGB (the generated template's size unless given). */
+async function sampledFrames(file: string, { every = EVERY, width = WIDTH, height = HEIGHT } = {}): Promise<Frame[]> {
   const { stdout } = await runProcess(
     ffmpegBinary(),
-    ['-v', 'error', '-i', file, '-vf', `select='not(mod(n\\,${EVERY}))'`, '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
-    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 30_000 },
+    ['-v', 'error', '-i', file, '-vf', `select='not(mod(n\\,${every}))'`, '-vsync', '0', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    { encoding: 'buffer', maxBuffer: 128 * 1024 * 1024, timeout: 30_000 },
   );
-  const size = WIDTH * HEIGHT * 3;
-  return Array.from({ length: Math.floor(stdout.length / size) }, (_, i) => ({ data: stdout.subarray(i * size, (i + 1) * size), width: WIDTH, height: HEIGHT }));
+  const size = width * height * 3;
+  return Array.from({ length: Math.floor(stdout.length / size) }, (_, i) => ({ data: stdout.subarray(i * size, (i + 1) * size), width, height }));
 }
 
 /** One frame of a 480×480 video as RGB (the shared talking clips). */
@@ -329,6 +329,41 @@ describe('renderFace', () => {
     expect(withoutLent, `gaze ${withLent} with the lent eyes, ${withoutLent} without`).toBeGreaterThan(GAZE_ASIDE);
     expect(withLent, `gaze ${withLent} with the lent eyes, ${withoutLent} without`).toBeLessThan(withoutLent - 0.08);
   }, 240_000);
+
+  it('turns the person’s eyes to look where the actor looks, and leaves them while the actor looks at the camera', async ({ annotate }) => {
+    // The real talking woman from 1.5 s: at the camera, then glancing to the picture's left, its right and its
+    // left again (eyeGaze on her track: −0.22, 0.22, −0.23 for half a second each); the person, her own
+    // still at the camera (0.3 s).
+    const talking = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
+    const clip = path.join(scratch, 'woman-glances.mp4');
+    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', '1.5', '-i', talking, '-t', '2.2', '-an', '-c:v', 'libx264', '-preset', 'ultrafast', clip], { timeout: 30_000 });
+    const ahead = await still(0.3, 'woman-at-camera.jpg');
+    const [turned, kept] = [path.join(scratch, 'gaze-turned.mp4'), path.join(scratch, 'gaze-kept.mp4')];
+    await renderFace({ template: clip, personFace: ahead, output: turned, engine });
+    await renderFace({ template: clip, personFace: ahead, output: kept, engine, gaze: false });
+    // Where the eyes look on every other frame of each video (eyeGaze on the frame's own mesh).
+    const gazes = async (file: string) => {
+      const found: (number | undefined)[] = [];
+      for (const frame of await sampledFrames(file, { every: 2, width: 512, height: 512 })) {
+        const face = largest(await engine.detect(frame, { mesh: true }));
+        found.push(face?.landmarks && eyeGaze(lumaAt(frame), frame.width, frame.height, face.landmarks));
+      }
+      return found;
+    };
+    const [actor, withGaze, without] = [await gazes(clip), await gazes(turned), await gazes(kept)];
+    const glancing = actor.flatMap((gaze, i) => (gaze !== undefined && Math.abs(gaze) > 0.15 && withGaze[i] !== undefined && without[i] !== undefined ? [i] : []));
+    const atCamera = actor.flatMap((gaze, i) => (gaze !== undefined && Math.abs(gaze) < 0.05 && withGaze[i] !== undefined && without[i] !== undefined ? [i] : []));
+    expect(glancing.length).toBeGreaterThanOrEqual(8);
+    expect(atCamera.length).toBeGreaterThanOrEqual(5);
+    const gap = (output: (number | undefined)[], frames: number[]) => frames.reduce((sum, i) => sum + Math.abs(output[i]! - actor[i]!), 0) / frames.length;
+    const sameSide = glancing.filter((i) => Math.sign(withGaze[i]!) === Math.sign(actor[i]!)).length;
+    await annotate(`while she glances (${glancing.length} frames): the output's gaze ${gap(withGaze, glancing).toFixed(3)} from hers, ${gap(without, glancing).toFixed(3)} without following; on her side in ${sameSide}`);
+    expect(sameSide).toBeGreaterThanOrEqual(glancing.length - 1);
+    expect(gap(withGaze, glancing)).toBeLessThan(gap(without, glancing) - 0.08);
+    // At the camera the person's eyes are as their image has them.
+    const moved = atCamera.reduce((sum, i) => sum + Math.abs(withGaze[i]! - without[i]!), 0) / atCamera.length;
+    expect(moved).toBeLessThan(0.03);
+  }, 180_000);
 
   it('gives the actor’s face the person’s shape: the output’s outline is the person’s, not the actor’s', async () => {
     // The talking man (a broad jaw) and sample6's smiling woman (a narrow face), 2 s of him.

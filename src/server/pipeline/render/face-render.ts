@@ -14,7 +14,7 @@ import { BETWEEN_EYES, CHIN, type Point, type Similarity, composeSimilarity, inv
 import { createSteadyPlacements } from './steady-pose';
 import { createTrackRecorder, liveTracker, readActorTrack, replayTracker, saveActorTrack } from './actor-track';
 import type { TrackedFace } from './face-track';
-import { createEyeBlinks, createEyeMotion } from './eye-blink';
+import { createEyeBlinks, createEyeMotion, eyeGaze } from './eye-blink';
 import { MOUTH, createMouthMotion } from './mouth-motion';
 import { type PersonFace, PersonFaceError, loadPersonFace } from './person-face';
 import { createFramePool, decodeYuvFrames, evenSize, openEncoder, probeTemplate, yuvFrameBytes } from './video-pipes';
@@ -44,6 +44,8 @@ export interface RenderFaceOptions {
   blinks?: boolean;
   /** Open and narrow the person's eyes with the actor's (default true). */
   eyes?: boolean;
+  /** Turn the person's eyes to look where the actor's look (default true; with `eyes`). */
+  gaze?: boolean;
   /** Move the frame round the actor's face so that its outline is the person's (default true: face-shape.ts). */
   shape?: boolean;
   /** Track the mesh with the mesh model alone between detections (default true; false: the engine's detect on a crop). */
@@ -140,7 +142,9 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   // An anchor whose eyes are shut or look aside borrows them from another image of the person (face-choice.ts
   // eyeLender); the eyes that show are the ones that follow the actor's.
   const eyesFrom = eyeLender(persons);
-  const eyes = [options.eyes === false ? undefined : createEyeMotion(persons[eyesFrom ?? 0]!.landmarks)];
+  const eyesShown = persons[eyesFrom ?? 0]!;
+  const look = options.gaze === false || eyesShown.eyesShut || eyesShown.gaze === undefined ? undefined : { gaze: eyesShown.gaze, irises: eyesShown.irises };
+  const eyes = [options.eyes === false ? undefined : createEyeMotion(eyesShown.landmarks, look)];
   const eyeLight = createLightFollower();
   const choice = persons.length > 1 ? createFaceChoice(persons.map((each) => mouthLook(each.landmarks)), MOUTH.gain) : undefined;
   const blinks = options.blinks === false ? undefined : createEyeBlinks();
@@ -163,17 +167,22 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   let framesReplaced = 0;
   let framesBlinking = 0;
   let reported = -1;
-  /** Frames tracked and waiting for their steadied placement. */
-  const held: { bytes: Buffer; frame: YuvFrame; face: TrackedFace | undefined }[] = [];
+  /** Frames tracked and waiting for their steadied placement, with where the actor looks in each (eyeGaze). */
+  const held: { bytes: Buffer; frame: YuvFrame; face: TrackedFace | undefined; gaze: number | undefined }[] = [];
+  let lastGaze: number | undefined;
 
   /** Paints the oldest frame held at its steadied placement and sends it to the encoder. */
   async function paintNext(placement: Similarity | undefined) {
-    const { bytes, frame, face } = held.shift()!;
+    const { bytes, frame, face, gaze } = held.shift()!;
+    // A glance is steadied over this frame and its neighbours (a one-frame misreading goes; a glance lasts several).
+    const actorGaze = gaze === undefined ? undefined : middleOf(lastGaze ?? gaze, gaze, held[0]?.gaze ?? gaze);
+    lastGaze = gaze;
     if (!face) outline?.reset();
     if (face && placement) {
       framesWithFace++;
       const mark = performance.now();
-      for (const each of [...mouths, ...eyes]) each?.update(face.landmarks);
+      for (const each of mouths) each?.update(face.landmarks);
+      for (const each of eyes) each?.update(face.landmarks, actorGaze);
       blinks?.update(face.landmarks);
       choice?.update(face.landmarks);
       if (blinks?.active) framesBlinking++;
@@ -213,7 +222,8 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
       mark = performance.now();
       const face = await trackFace(frame);
       ms.track += performance.now() - mark;
-      held.push({ bytes: next.value, frame, face });
+      // Read before any paste: the actor's own eyes (a frame is painted once the second after it is tracked).
+      held.push({ bytes: next.value, frame, face, gaze: face && look ? eyeGaze((x, y) => frame.y[y * frame.width + x]!, frame.width, frame.height, face.landmarks) : undefined });
       for (const placement of steady.push(face ? personToFrame(person, face.landmarks) : undefined)) await paintNext(placement);
     }
     for (const placement of steady.finish()) await paintNext(placement);
@@ -267,6 +277,9 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     frameRate: video.rate,
   };
 }
+
+/** The middle one of three values. */
+const middleOf = (a: number, b: number, c: number) => Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
 
 /** At most this many of the person's other images are loaded (each costs a cut-out in memory and a mesh at start). */
 const MAX_OTHER_FACES = 8;

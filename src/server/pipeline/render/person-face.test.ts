@@ -281,12 +281,18 @@ describe('loadPersonFace', () => {
     const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
     const still = async (seconds: number) =>
       (await runProcess(ffmpegBinary(), ['-v', 'error', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png', '-'], { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024, timeout: 30_000 })).stdout;
-    const [ahead, left, right] = await Promise.all([0.3, 1.8, 2.7].map(async (seconds) => (await loadPersonFace(engine, await still(seconds))).gaze));
+    const faces = await Promise.all([0.3, 1.8, 2.7].map(async (seconds) => loadPersonFace(engine, await still(seconds))));
+    const [ahead, left, right] = faces.map((face) => face.gaze);
     annotate(`gaze (eye widths): ahead ${ahead?.toFixed(3)}, to the left ${left?.toFixed(3)}, to the right ${right?.toFixed(3)}`);
+    annotate(`irises (eye widths): ${faces.map((face) => face.irises.map((iris) => iris?.toFixed(2)).join(' / ')).join(', ')}`);
     expect(Math.abs(ahead!)).toBeLessThan(GAZE.aheadBelow);
     expect(isLookingAside(left)).toBe(true);
     expect(left).toBeLessThan(0);
     expect(isLookingAside(right)).toBe(true);
     expect(right).toBeGreaterThan(0);
+    // Each iris on its own (where the eyes can turn from): near the middle at the camera, far to the side glancing.
+    for (const iris of faces[0]!.irises) expect(Math.abs(iris!)).toBeLessThan(0.1);
+    for (const iris of faces[1]!.irises) expect(iris).toBeLessThan(-0.2);
+    for (const iris of faces[2]!.irises) expect(iris).toBeGreaterThan(0.2);
   });
 });

@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { isEyesClosed } from '../../../shared/face-analysis';
 import type { FaceEngine } from '../face-engine';
-import { eyeGaze, eyeOpening } from './eye-blink';
+import { eyeGaze, eyeOpening, irisPositions } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
 import { EYE_CONTOURS, FACE_OVAL, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, pick } from './landmarks';
@@ -49,6 +49,8 @@ export interface PersonFace {
   eyesShut: boolean;
   /** Where the eyes look across the face as it is pasted (eye-blink.ts eyeGaze); undefined when not measurable. */
   gaze: number | undefined;
+  /** Where each iris is along its eye (eye-blink.ts irisPositions): where the eyes can turn to follow the actor's. */
+  irises: (number | undefined)[];
 }
 
 export interface ColourFigures {
@@ -541,6 +543,7 @@ export async function loadPersonFace(
   const { planes, landmarks } = mesh ? frontalise(cutPlanes, width, height, cutLandmarks, mesh) : { planes: cutPlanes, landmarks: cutLandmarks };
   // Measured on the face turned frontal, before anything is filled or faded: where its eyes will look in the video.
   const gaze = eyeGaze((x, y) => planes.y[y * width + x]!, width, height, landmarks);
+  const irises = irisPositions((x, y) => planes.y[y * width + x]!, width, height, landmarks);
   const { mask, box } = faceMask(width, height, landmarks, PERSON_FACE);
   const outline = Float32Array.from(mask);
   const inner = new Float32Array(width * height);
@@ -590,6 +593,7 @@ export async function loadPersonFace(
     eyeOpening: opening,
     eyesShut: opening !== undefined && isEyesClosed(opening),
     gaze,
+    irises,
   };
 }
 
