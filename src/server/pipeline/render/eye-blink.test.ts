@@ -197,4 +197,15 @@ describe('eyes that follow the actor’s gaze', () => {
     eyes.update(actor, undefined);
     expect(eyeGaze(lumaAt(warped(luma, width, height, eyes)), width, height, points)).toBeCloseTo(-0.18, 1);
   });
+
+  it('leaves eyes whose irises cannot be read: one misread, one not found, or eyes too shut to show them', () => {
+    const { luma, width, height, points, lumaAt } = drawn(0);
+    const gaze = eyeGaze(lumaAt(luma), width, height, points)!;
+    const downcast = points.map(([x, y, z]) => [x!, 100 + (y! - 100) * 0.4, z!]);
+    for (const [landmarks, irises] of [[points, [0, 0.2]], [points, [0, undefined]], [downcast, [0, 0]]] as const) {
+      const eyes = createEyeMotion(landmarks as number[][], { gaze, irises: [...irises] });
+      eyes.update(mesh(12), 0.2);
+      expect(eyes.active).toBe(false);
+    }
+  });
 });

@@ -307,6 +307,12 @@ export const EYE_MOTION = {
   maxStretch: 2.5,
   /** Eyes opened less than this (lid gap over width, the mesh's) do not follow the gaze: cast down, the iris hardly shows. */
   gazeMinOpening: 0.2,
+  /**
+   * Nor do eyes whose irises were found further apart than this along their eyes (eye widths): both eyes look
+   * the same way, so one of them was misread (sample4's downcast eyes: 0.17 and −0.10; at the camera the
+   * talking woman's read 0.01 and 0.08).
+   */
+  irisesAgreeWithin: 0.15,
   /** Beyond the lid margin, where the iris's move fades out (in half-openings of the eye there): the lids stay. */
   lidFade: 0.5,
 } as const;
@@ -364,8 +370,9 @@ export function gazeShift(personGaze: number, irises: readonly number[], actorGa
  * (the actor's own closed eye shows).
  */
 export function createEyeMotion(personLandmarks: number[][], look?: PersonLook): EyeMotion {
-  // Eyes that follow the actor's gaze: both irises found, and open enough to show them whole.
-  const irises = look?.irises.every((iris) => iris !== undefined) && eyeOpening(personLandmarks) >= EYE_MOTION.gazeMinOpening ? (look.irises as number[]) : undefined;
+  // Eyes that follow the actor's gaze: both irises found where they agree, the eyes open enough to show them whole.
+  const found = look?.irises.every((iris) => iris !== undefined) ? (look.irises as number[]) : undefined;
+  const irises = found && Math.max(...found) - Math.min(...found) <= EYE_MOTION.irisesAgreeWithin && eyeOpening(personLandmarks) >= EYE_MOTION.gazeMinOpening ? found : undefined;
   const eyes = EYES.map(({ corners }, k) => {
     const [outer, inner] = [personLandmarks[corners[0]]!, personLandmarks[corners[1]]!];
     const width = Math.max(1, distance(outer, inner));
