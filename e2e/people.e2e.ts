@@ -22,12 +22,14 @@ const run = promisify(execFile);
 let server: RunningServer;
 let browser: Browser;
 let mediaDir: string;
-const media = { video: '', audio: '', jpeg: '', blurredJpeg: '', eyesShutJpeg: '', noFace: '', mp4: '', text: '' };
+const media = { video: '', audio: '', jpeg: '', blurredJpeg: '', eyesShutJpeg: '', glancingJpeg: '', noFace: '', mp4: '', text: '' };
 
 /** The NASA portrait shipped with the app (assets/README.md): the face engine needs a real face to find. */
 const PORTRAIT = path.resolve('assets/astronaut.jpg');
 /** A real woman with her eyes shut: @vladmandic/face-api's demo sample2.jpg (tests only), cut to her face. */
 const EYES_SHUT = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample2.jpg');
+/** The real talking woman (../shared/media), who glances to one side at 1.8 s. */
+const TALKING_WOMAN = path.resolve('../shared/media/talking-woman.mp4');
 /** The face drifting and zooming slowly, like a person in front of a camera (as media-fixtures' faceClip). */
 const DRIFT =
   "scale=1024:1024,zoompan=z='1.2+0.1*sin(on/15)':x='iw/2-(iw/zoom/2)+20*sin(on/9)':y='ih/2-(ih/zoom/2)':d=45:s=640x480:fps=15,format=yuv420p";
@@ -51,6 +53,7 @@ async function makeMedia(dir: string) {
   media.jpeg = path.join(dir, 'face.jpg');
   media.blurredJpeg = path.join(dir, 'face-blurred.jpg');
   media.eyesShutJpeg = path.join(dir, 'eyes-shut.jpg');
+  media.glancingJpeg = path.join(dir, 'glancing.jpg');
   media.noFace = path.join(dir, 'test-card.jpg');
   media.mp4 = path.join(dir, 'face.mp4');
   media.text = path.join(dir, 'notes.txt');
@@ -60,6 +63,7 @@ async function makeMedia(dir: string) {
     // The same photo out of focus: a blur of 2 % of the face's width.
     ffmpeg(['-i', PORTRAIT, '-vf', 'scale=480:480,pad=640:480:80:0,gblur=sigma=3', '-frames:v', '1', '-q:v', '3', media.blurredJpeg]),
     ffmpeg(['-i', EYES_SHUT, '-vf', 'crop=600:650:1250:0', '-frames:v', '1', '-q:v', '3', media.eyesShutJpeg]),
+    ffmpeg(['-ss', '1.8', '-i', TALKING_WOMAN, '-frames:v', '1', '-q:v', '3', media.glancingJpeg]),
     ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=640x480', '-frames:v', '1', media.noFace]),
     ffmpeg([...clip, '-f', 'yuv4mpegpipe', media.video]),
     ffmpeg([...clip, '-c:v', 'mpeg4', '-q:v', '5', media.mp4]),
@@ -257,14 +261,16 @@ async function journey(context: BrowserContext, page: Page) {
     const photo2 = faces.getByRole('listitem').filter({ hasText: 'Grandma Rose - Photo 2' });
     await photo2.waitFor();
     expect(await photo2.getByText('Default', { exact: true }).count()).toBe(0);
-    // A blurred photo, and one with the eyes shut (a real woman's, looking down with her eyes closed), are
-    // kept, with a warning, and marked in the list (issue 15); each deleted again (both are Photo 3: names
-    // follow the count of photos).
+    // A blurred photo, one with the eyes shut (a real woman's, looking down with her eyes closed), and one
+    // whose eyes look to one side (the talking woman glancing) are kept, with a warning, and marked in the list
+    // (issue 15); each deleted again (all are Photo 3: names follow the count of photos).
     expect(await photo2.getByText('Looks blurred').count()).toBe(0);
     expect(await photo2.getByText('Eyes closed').count()).toBe(0);
+    expect(await photo2.getByText('Looking aside').count()).toBe(0);
     for (const { file, warning, mark, shot } of [
       { file: media.blurredJpeg, warning: FACE_ANALYSIS_MESSAGES.blurred, mark: 'Looks blurred', shot: 'face-photo-blurred-desktop' },
       { file: media.eyesShutJpeg, warning: FACE_ANALYSIS_MESSAGES.eyesClosed, mark: 'Eyes closed', shot: 'face-photo-eyes-closed-desktop' },
+      { file: media.glancingJpeg, warning: FACE_ANALYSIS_MESSAGES.looksAside, mark: 'Looking aside', shot: 'face-photo-looking-aside-desktop' },
     ]) {
       await page.getByRole('button', { name: 'Add Face Image' }).click();
       dialog = page.getByRole('dialog', { name: 'Add Face Image' });

@@ -122,6 +122,8 @@ export interface FaceImage {
   blurred: boolean;
   /** The eyes look shut (FACE_ANALYSIS_MESSAGES.eyesClosed): kept, with a warning. */
   eyesClosed: boolean;
+  /** The eyes look to one side (FACE_ANALYSIS_MESSAGES.looksAside): kept, with a warning. */
+  looksAside: boolean;
 }
 
 /** GET /api/people/:personId/faceVideos, POST /api/faceVideos. */

@@ -10,6 +10,7 @@ export const FACE_ANALYSIS_MESSAGES = {
   turnedAway: 'The face is turned to one side in this photo. It is kept, but a photo facing the camera gives a better video.',
   blurred: 'This photo looks blurred. It is kept, but a sharp photo gives a better video.',
   eyesClosed: 'The eyes look closed in this photo. It is kept, but a photo with open eyes gives a better video.',
+  looksAside: 'The eyes look to one side in this photo. It is kept, but a photo looking straight at the camera gives a more natural video.',
 } as const;
 
 /**
@@ -73,12 +74,13 @@ export const SAME_PERSON_COSINE = 0.6;
  * `eyeGaze`: across the face, in eye widths) look to one side: the video's eyes would look past the viewer
  * all along. A clip's crop is taken from a frame that looks ahead when the clip has one (face-extraction.ts);
  * the render borrows eyes that look ahead from another image of the person (face-choice.ts eyeLender), or
- * says so with the video (RENDER_NOTICES.chosenLooksAside). Measured on the face turned frontal as the render
- * pastes it (loadPersonFace, on talking-woman.mp4: every 27th frame and the crops face training takes): at
+ * says so with the video (RENDER_NOTICES.chosenLooksAside); a photo is marked on arrival
+ * (FACE_ANALYSIS_MESSAGES.looksAside, read on its face turned frontal: render/person-face.ts photoGaze). Measured
+ * on the face turned frontal as the render pastes it (loadPersonFace, on talking-woman.mp4: every 27th frame and the crops face training takes): at
  * the camera −0.08 to 0.05 (17 images), glancing aside −0.21 to −0.19 and 0.21 (6); face-api's demo photos
  * 0.02–0.10, but sample1 0.16 (her head turned, her eyes on the camera: turned frontal, her eyes look
- * aside). Only on the mesh's own lids: on the lids Human's iris model redraws (the photo analysis'), a
- * frame glancing aside read −0.07 and one at the camera −0.14.
+ * aside). Only on the mesh's own lids: on the lids Human's iris model redraws (the rest of the photo's
+ * analysis, face-engine.ts `analyse`), a frame glancing aside read −0.07 and one at the camera −0.14.
  */
 export const GAZE_ASIDE = 0.15;
 

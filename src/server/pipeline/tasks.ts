@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { extractFaces } from './face-extraction';
 import { recordActorTrack } from './render/actor-track';
 import { renderFace } from './render/face-render';
+import { photoGaze } from './render/person-face';
 import { convertVoice } from './render/voice-conversion';
 import { type VoiceAnalysis, analyseVoice } from './voice-analysis';
 import type { AnalyseOptions, AnalysedFace, DetectOptions, DetectedFace, FaceEngine, Frame } from './face-engine';
@@ -44,11 +45,14 @@ export interface ImageAnalysis {
   height: number;
   /** Every face found (up to MAX_FACES_PER_IMAGE), largest box first. */
   faces: AnalysedFace[];
+  /** Where the largest face's eyes will look in the video (render/person-face.ts photoGaze); undefined when not read. */
+  gaze: number | undefined;
 }
 
 /**
  * Decodes a picture (a file path, or its bytes: transfer `bytes.buffer` to avoid a copy) and analyses
- * every face in it. Pictures over MAX_IMAGE_PIXELS are refused before decoding.
+ * every face in it, and where the largest one's eyes will look in the video. Pictures over MAX_IMAGE_PIXELS
+ * are refused before decoding.
  */
 export async function analyseImage(input: { file: string } | { bytes: Uint8Array }, context: TaskContext): Promise<ImageAnalysis> {
   const source = 'file' in input ? input.file : input.bytes;
@@ -69,9 +73,10 @@ export async function analyseImage(input: { file: string } | { bytes: Uint8Array
   const { data, info } = decoded;
   if (info.channels !== 3) throw new Error(`the picture decoded to ${info.channels} channels, expected RGB`);
   const engine = await context.faceEngine();
-  const faces = await engine.analyse({ data, width: info.width, height: info.height }, { maxFaces: MAX_FACES_PER_IMAGE });
+  const picture = { data, width: info.width, height: info.height };
+  const faces = await engine.analyse(picture, { maxFaces: MAX_FACES_PER_IMAGE });
   faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
-  return { width: info.width, height: info.height, faces };
+  return { width: info.width, height: info.height, faces, gaze: faces.length > 0 ? await photoGaze(engine, picture) : undefined };
 }
 
 /** A face training clip's best face crops (face-extraction.ts). */

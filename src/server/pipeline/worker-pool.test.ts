@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { GAZE_ASIDE } from '../../shared/face-analysis';
 import { type PipelinePool, createPipelinePool, createWorkerPool, pipelineThreadCount } from './worker-pool';
 
 const PORTRAIT = fileURLToPath(new URL('../../../assets/astronaut.jpg', import.meta.url));
@@ -20,6 +21,8 @@ describe('the pipeline pool', () => {
     expect(face!.embedding).toHaveLength(1024);
     expect(face!.landmarks).toHaveLength(468);
     expect(face!.expressions.happy).toBeGreaterThan(0.8);
+    // She looks at the camera: read on her face turned frontal, as the video will show it.
+    expect(Math.abs(analysis.gaze!)).toBeLessThan(GAZE_ASIDE);
   }, 120_000);
 
   it('detects faces in a frame moved to the thread, and analyses bytes', async () => {

@@ -26,6 +26,9 @@ function generate(name: string, args: string[]): Buffer {
 /** The NASA portrait shipped with the app (assets/README.md): a real, public-domain face. */
 export const PORTRAIT = fileURLToPath(new URL('../../../assets/astronaut.jpg', import.meta.url));
 
+/** The real talking woman (../shared/media, beside the project: never copied into it). */
+export const TALKING_WOMAN = fileURLToPath(new URL('../../../../shared/media/talking-woman.mp4', import.meta.url));
+
 /** ffmpeg filter: `seconds` of the portrait at 10 fps, 640x480, the face drifting and zooming slowly like a face before a camera. */
 export const faceDrift = (seconds: number) =>
   `scale=1024:1024,zoompan=z='1.2+0.1*sin(on/15)':x='iw/2-(iw/zoom/2)+20*sin(on/9)':y='ih/2-(ih/zoom/2)':d=${seconds * 10}:s=640x480:fps=10`;
@@ -35,6 +38,8 @@ export const fixtures = {
   jpeg: () => generate('face.jpg', ['-i', PORTRAIT, '-vf', 'scale=480:480,pad=640:480:80:0', '-frames:v', '1']),
   /** 320x320 PNG of the same face. */
   png: () => generate('face.png', ['-i', PORTRAIT, '-vf', 'scale=320:320', '-frames:v', '1']),
+  /** A still of the talking woman at `seconds` as a JPEG: at the camera at 0.3 s, mid-blink at 0.58, glancing to the picture's left at 1.8 and right at 2.7. */
+  womanStill: (seconds: number) => generate(`woman-${seconds}.jpg`, ['-ss', String(seconds), '-i', TALKING_WOMAN, '-frames:v', '1', '-q:v', '2']),
   /** 640x480 JPEG test card: a picture with no face. */
   noFaceJpeg: () => generate('no-face.jpg', ['-f', 'lavfi', '-i', 'testsrc=size=640x480', '-frames:v', '1']),
   /**

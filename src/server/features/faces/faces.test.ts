@@ -37,6 +37,7 @@ interface FaceImageJson {
   turnedAway: boolean;
   blurred: boolean;
   eyesClosed: boolean;
+  looksAside: boolean;
   facesInPhoto: number;
   faceBox: Box | null;
   imageUrl: string;
@@ -158,11 +159,24 @@ describe.each(databases)('face images and face videos API on $name', (testDataba
       const m = await memberWithPerson(t);
       // A real face with her eyes shut (face-api's sample2, its largest face); sample1's are open.
       const shut = await addImage(m, { name: 'Eyes shut', imageData: dataUrl(readFileSync(path.join(FACE_API_DEMO, 'sample2.jpg')), 'image/jpeg') });
-      expect(shut).toMatchObject({ eyesClosed: true, blurred: false });
+      expect(shut).toMatchObject({ eyesClosed: true, blurred: false, looksAside: false });
       const open = await addImage(m, { name: 'Eyes open', imageData: dataUrl(readFileSync(path.join(FACE_API_DEMO, 'sample1.jpg')), 'image/jpeg') });
       expect(open.eyesClosed).toBe(false);
       const listed = await imagesOf(m);
       expect(listed.map((image) => [image.name, image.eyesClosed])).toEqual(expect.arrayContaining([['Eyes shut', true], ['Eyes open', false]]));
+    }, 60_000);
+
+    it('keeps a photo whose eyes look to one side, says so, and lists it so; eyes at the camera are not flagged', async () => {
+      const m = await memberWithPerson(t);
+      // The real talking woman glancing to each side (1.8 s, 2.7 s) and at the camera (0.3 s): where her eyes
+      // will look in the video, read on her face turned frontal as the render pastes it.
+      const left = await addImage(m, { name: 'Glancing left', imageData: dataUrl(fixtures.womanStill(1.8), 'image/jpeg') });
+      const right = await addImage(m, { name: 'Glancing right', imageData: dataUrl(fixtures.womanStill(2.7), 'image/jpeg') });
+      const ahead = await addImage(m, { name: 'At the camera', imageData: dataUrl(fixtures.womanStill(0.3), 'image/jpeg') });
+      expect([left.looksAside, right.looksAside, ahead.looksAside]).toEqual([true, true, false]);
+      expect(left).toMatchObject({ eyesClosed: false, turnedAway: false });
+      const listed = await imagesOf(m);
+      expect(listed.map((image) => [image.name, image.looksAside])).toEqual(expect.arrayContaining([['Glancing left', true], ['At the camera', false]]));
     }, 60_000);
 
     it('streams a stored image back to its owner only (Range → 206)', async () => {

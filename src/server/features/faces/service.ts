@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { and, asc, eq, getTableColumns, gt } from 'drizzle-orm';
 import type { FaceImage, FaceVideo } from '../../../shared/api-types';
-import { FACE_ANALYSIS_MESSAGES, isBlurred, isEyesClosed, isTurnedAway } from '../../../shared/face-analysis';
+import { FACE_ANALYSIS_MESSAGES, isBlurred, isEyesClosed, isLookingAside, isTurnedAway } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
 import type { Db } from '../../db/open';
 import { type UserRow, faceImages, faceVideos, pendingUploads, people } from '../../db/schema';
@@ -51,6 +51,8 @@ export function toFaceImage(row: ListedFaceImageRow): FaceImage {
     turnedAway: isTurnedAway(analysis.pose),
     blurred: isBlurred(analysis.detailRatio),
     eyesClosed: isEyesClosed(analysis.eyeOpening),
+    // Shut eyes are said as such; where they look is not read on them.
+    looksAside: !isEyesClosed(analysis.eyeOpening) && isLookingAside(analysis.gaze),
   };
 }
 
@@ -150,6 +152,7 @@ export async function createFaceImage(
       sharpness: face.sharpness,
       detailRatio: face.detailRatio,
       eyeOpening: face.eyeOpening,
+      gaze: analysis.gaze,
       mouthOpening: face.mouthOpening,
       expressions: face.expressions,
       classified,

@@ -286,14 +286,6 @@ describe('processed videos', () => {
     expect(filesUnder(path.join(t.storage.root, 'processed-videos')).filter((file) => file.startsWith(`${m.userId}/`))).toEqual([]);
   }, 300_000);
 
-  /** A still of the real talking woman (../shared/media) at `seconds`, as JPEG bytes. */
-  async function womanStill(seconds: number): Promise<Buffer> {
-    const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
-    const file = path.join(scratch, `woman-${seconds}.jpg`);
-    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', woman, '-frames:v', '1', '-q:v', '2', file], { timeout: 30_000 });
-    return readFileSync(file);
-  }
-
   async function addPhoto(m: Member, name: string, bytes: Buffer): Promise<FaceImage> {
     const response = await m.client.post('/api/faceImages', { personId: m.personId, name, imageData: dataUrl(bytes, 'image/jpeg') });
     expect(response.statusCode, response.body).toBe(201);
@@ -315,23 +307,24 @@ describe('processed videos', () => {
   it('says the chosen photo’s eyes are closed, unless another photo of the person lent open ones to the video', async () => {
     // Two stills of the real talking woman: mid-blink (0.58 s) and at rest (0.3 s).
     const m = await memberWithPerson(t, 'family');
-    const blink = await addPhoto(m, 'Blink', await womanStill(0.58));
+    const blink = await addPhoto(m, 'Blink', fixtures.womanStill(0.58));
     expect(blink.eyesClosed).toBe(true);
     // Alone, the blink is all there is: the video shows her eyes shut and says so.
     expect(await noticesOf(m, blink.id)).toEqual([RENDER_NOTICES.chosenEyesClosed('Blink')]);
     // With a photo of her eyes open, the render lends them (render/face-choice.ts eyeLender): nothing to say.
-    expect((await addPhoto(m, 'At rest', await womanStill(0.3))).eyesClosed).toBe(false);
+    expect((await addPhoto(m, 'At rest', fixtures.womanStill(0.3))).eyesClosed).toBe(false);
     expect(await noticesOf(m, blink.id)).toEqual([]);
   }, 300_000);
 
   it('says the chosen photo’s eyes look to one side, unless another photo of the person lent eyes that look ahead', async () => {
     // Two stills of the real talking woman: glancing to one side (2.7 s) and at the camera (0.3 s).
     const m = await memberWithPerson(t, 'family');
-    const glancing = await addPhoto(m, 'Glancing', await womanStill(2.7));
+    const glancing = await addPhoto(m, 'Glancing', fixtures.womanStill(2.7));
+    expect(glancing.looksAside).toBe(true);
     // Alone, her glance is all there is: the video looks past the viewer and says so.
     expect(await noticesOf(m, glancing.id)).toEqual([RENDER_NOTICES.chosenLooksAside('Glancing')]);
     // With a photo of her looking at the camera, the render lends its eyes (render/face-choice.ts eyeLender): nothing to say.
-    await addPhoto(m, 'At the camera', await womanStill(0.3));
+    expect((await addPhoto(m, 'At the camera', fixtures.womanStill(0.3))).looksAside).toBe(false);
     expect(await noticesOf(m, glancing.id)).toEqual([]);
   }, 300_000);
 

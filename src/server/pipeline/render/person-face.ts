@@ -495,6 +495,58 @@ function fillFromMirror(
   return face ? filled / face : 0;
 }
 
+/** A photo as packed RGB. */
+interface Photo {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * The face at `points` (the mesh's, in photo pixels) cut out of the photo with PERSON_FACE.margin round it,
+ * scaled so the face is about PERSON_FACE.faceSide high, as Y/U/V planes, and turned to face the camera
+ * (frontal-face.ts): the actor's pose is given by the paste. `mesh`: the mesh's topology (undefined for an
+ * engine without the mesh's reference data, a test double: the photo's own pose is kept).
+ */
+async function frontalCut(engine: FaceEngine, photo: Photo, points: number[][]): Promise<{ planes: ReturnType<typeof rgbToYuvPlanes>; landmarks: number[][]; width: number; height: number; mesh: MeshTopology | undefined }> {
+  const xs = points.map((p) => p[0]!);
+  const ys = points.map((p) => p[1]!);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const side = Math.max(maxX - minX, maxY - minY);
+  const left = Math.max(0, Math.floor(minX - PERSON_FACE.margin * side));
+  const top = Math.max(0, Math.floor(minY - PERSON_FACE.margin * side));
+  const right = Math.min(photo.width, Math.ceil(maxX + PERSON_FACE.margin * side));
+  const bottom = Math.min(photo.height, Math.ceil(maxY + PERSON_FACE.margin * side));
+  const scale = Math.min(4, PERSON_FACE.faceSide / (maxY - minY));
+  const width = Math.max(8, Math.round((right - left) * scale));
+  const height = Math.max(8, Math.round((bottom - top) * scale));
+  const cut = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+    .extract({ left, top, width: right - left, height: bottom - top })
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+  const cutPlanes = rgbToYuvPlanes({ data: cut, width, height });
+  const cutLandmarks = points.map(([x, y, z]) => [(x! - left) * scale, (y! - top) * scale, (z ?? 0) * scale]);
+  const reference = engine.meshReference?.();
+  const mesh = reference && meshTopology(reference);
+  const { planes, landmarks } = mesh ? frontalise(cutPlanes, width, height, cutLandmarks, mesh) : { planes: cutPlanes, landmarks: cutLandmarks };
+  return { planes, landmarks, width, height, mesh };
+}
+
+/**
+ * Where the eyes of the photo's largest face will look in the video (eyeGaze on the mesh's own lids, on the
+ * face cut out and turned frontal as loadPersonFace prepares it), or undefined (no face, eyes too shut to
+ * read): for the photo's analysis on arrival (pipeline/tasks.ts analyseImage). The analysis' own lids are the
+ * iris model's, on which the gaze reads wrong (shared/face-analysis.ts GAZE_ASIDE).
+ */
+export async function photoGaze(engine: FaceEngine, photo: Photo): Promise<number | undefined> {
+  const faces = (await engine.detect(photo, { mesh: true, maxFaces: 10 })).filter((face) => face.landmarks);
+  const face = faces.sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3])[0];
+  if (!face) return undefined;
+  const { planes, landmarks, width, height } = await frontalCut(engine, photo, face.landmarks!);
+  return eyeGaze((x, y) => planes.y[y * width + x]!, width, height, landmarks);
+}
+
 /**
  * Prepares the person's face from a photo (JPEG/PNG/WebP...). Throws PersonFaceError when it has no face.
  * `eyes`: measure whether the eyes are shut (one more detection, a quarter of the time this takes): the
@@ -518,29 +570,7 @@ export async function loadPersonFace(
   // for that: the render's mesh stays the mesh's own, whose two eyes are always drawn alike (decision 014).
   const refined = eyes && measured === undefined ? (await engine.detect(photo, { mesh: true, maxFaces: 10, refineEyes: true })).find((other) => other.landmarks && overlap(other.box, face.box) > 0.5) : undefined;
   const opening = measured ?? (refined && eyeOpening(refined.landmarks!));
-  const xs = points.map((p) => p[0]!);
-  const ys = points.map((p) => p[1]!);
-  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  const side = Math.max(maxX - minX, maxY - minY);
-  const left = Math.max(0, Math.floor(minX - PERSON_FACE.margin * side));
-  const top = Math.max(0, Math.floor(minY - PERSON_FACE.margin * side));
-  const right = Math.min(photo.width, Math.ceil(maxX + PERSON_FACE.margin * side));
-  const bottom = Math.min(photo.height, Math.ceil(maxY + PERSON_FACE.margin * side));
-  const scale = Math.min(4, PERSON_FACE.faceSide / (maxY - minY));
-  const width = Math.max(8, Math.round((right - left) * scale));
-  const height = Math.max(8, Math.round((bottom - top) * scale));
-  const cut = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
-    .extract({ left, top, width: right - left, height: bottom - top })
-    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
-    .raw()
-    .toBuffer();
-  // A turned or tilted head is turned to face the camera first: the actor's pose is given by the paste.
-  const cutPlanes = rgbToYuvPlanes({ data: cut, width, height });
-  const cutLandmarks = points.map(([x, y, z]) => [(x! - left) * scale, (y! - top) * scale, (z ?? 0) * scale]);
-  // An engine without the mesh's reference data (a test double) gets the photo's own pose.
-  const reference = engine.meshReference?.();
-  const mesh = reference && meshTopology(reference);
-  const { planes, landmarks } = mesh ? frontalise(cutPlanes, width, height, cutLandmarks, mesh) : { planes: cutPlanes, landmarks: cutLandmarks };
+  const { planes, landmarks, width, height, mesh } = await frontalCut(engine, photo, points);
   // Measured on the face turned frontal, before anything is filled or faded: where its eyes will look in the video.
   const gaze = eyeGaze((x, y) => planes.y[y * width + x]!, width, height, landmarks);
   const irises = irisPositions((x, y) => planes.y[y * width + x]!, width, height, landmarks);

@@ -43,11 +43,12 @@ export function AddFaceImageDialog({ person, hasDefault, count, open, onOpenChan
 
   function finish(image: FaceImage) {
     setUnconfirmed(null);
-    // Kept either way; a face turned far to one side, blurred, or with its eyes shut, is said once the dialog has closed.
+    // Kept either way; a face turned far to one side, blurred, with its eyes shut or looking aside, is said once the dialog has closed.
     const warnings = [
       image.turnedAway && FACE_ANALYSIS_MESSAGES.turnedAway,
       image.blurred && FACE_ANALYSIS_MESSAGES.blurred,
       image.eyesClosed && FACE_ANALYSIS_MESSAGES.eyesClosed,
+      image.looksAside && FACE_ANALYSIS_MESSAGES.looksAside,
     ].filter(Boolean);
     if (warnings.length) notifySuccess(FACE_IMAGE_ADDED, warnings.join(' '));
     else notifySuccess(FACE_IMAGE_ADDED);

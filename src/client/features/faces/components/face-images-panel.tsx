@@ -29,6 +29,7 @@ const PHOTO_WARNINGS = [
   { flag: 'turnedAway', label: 'Turned to one side' },
   { flag: 'blurred', label: 'Looks blurred' },
   { flag: 'eyesClosed', label: 'Eyes closed' },
+  { flag: 'looksAside', label: 'Looking aside' },
 ] as const;
 
 export function FaceImagesPanel({ person }: { person: Person }) {
