@@ -3,7 +3,7 @@
 // actor's own eye shows through the paste in a soft ellipse around it, for as long as it stays closed:
 // a few frames per blink, so the person's identity is kept in the rest. Openness and gaze (createEyeMotion):
 // the person's eyes widen and narrow with the actor's, and turn to look where the actor's look.
-import { EYE_CONTOURS, type Point, insidePolygon, pick } from './landmarks';
+import { EYE_CONTOURS, type Point, insidePolygon, pick, rowCrossings } from './landmarks';
 
 export const BLINK = {
   /**
@@ -75,20 +75,34 @@ export function eyeGaze(lumaAt: (x: number, y: number) => number, width: number,
     const lidMargin = pick(landmarks, EYE_CONTOURS[k]!);
     const xs = lidMargin.map(([x]) => x);
     const ys = lidMargin.map(([, y]) => y);
-    const inside: { x: number; y: number; value: number }[] = [];
-    for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(height - 1, Math.ceil(Math.max(...ys))); y++) {
-      for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(width - 1, Math.ceil(Math.max(...xs))); x++) {
-        if (insidePolygon(lidMargin, x + 0.5, y + 0.5)) inside.push({ x: x + 0.5, y: y + 0.5, value: lumaAt(x, y) });
+    const [left0, top0] = [Math.max(0, Math.floor(Math.min(...xs))), Math.max(0, Math.floor(Math.min(...ys)))];
+    const [right0, bottom0] = [Math.min(width - 1, Math.ceil(Math.max(...xs))), Math.min(height - 1, Math.ceil(Math.max(...ys)))];
+    // The pixels inside, in reused typed arrays: it runs on every frame of a render whose eyes follow the actor's.
+    const most = Math.max(0, right0 - left0 + 1) * Math.max(0, bottom0 - top0 + 1);
+    if (gazeScratch.values.length < most) gazeScratch = { values: new Float64Array(most), xs: new Float64Array(most), ys: new Float64Array(most), sorted: new Float64Array(most) };
+    const { values, xs: insideX, ys: insideY, sorted } = gazeScratch;
+    let count = 0;
+    for (let y = top0; y <= bottom0; y++) {
+      const crossings = rowCrossings(lidMargin, y + 0.5);
+      for (let k = 0; k + 1 < crossings.length; k += 2) {
+        const to = Math.min(right0, Math.floor(crossings[k + 1]! - 0.5));
+        for (let x = Math.max(left0, Math.ceil(crossings[k]! - 0.5)); x <= to; x++) {
+          values[count] = lumaAt(x, y);
+          insideX[count] = x + 0.5;
+          insideY[count] = y + 0.5;
+          count++;
+        }
       }
     }
-    if (inside.length < GAZE.minPixels) return undefined;
-    const middle = inside.map((p) => p.value).sort((a, b) => a - b)[inside.length >> 1]!;
+    if (count < GAZE.minPixels) return undefined;
+    sorted.set(values.subarray(0, count));
+    const middle = sorted.subarray(0, count).sort()[count >> 1]!;
     let weight = 0, cx = 0, cy = 0;
-    for (const p of inside) {
-      const w = Math.max(0, middle - p.value);
+    for (let i = 0; i < count; i++) {
+      const w = Math.max(0, middle - values[i]!);
       weight += w;
-      cx += w * p.x;
-      cy += w * p.y;
+      cx += w * insideX[i]!;
+      cy += w * insideY[i]!;
     }
     if (weight === 0) return undefined;
     const [left, right] = [landmarks[corners[0]]!, landmarks[corners[1]]!];
@@ -98,6 +112,9 @@ export function eyeGaze(lumaAt: (x: number, y: number) => number, width: number,
   }
   return sum / EYES.length;
 }
+
+/** eyeGaze's pixels, grown as needed. */
+let gazeScratch = { values: new Float64Array(0), xs: new Float64Array(0), ys: new Float64Array(0), sorted: new Float64Array(0) };
 
 /** Samples of an eye's lid margin along the eye, for LidOpening. */
 const LID_SAMPLES = 41;
@@ -320,6 +337,8 @@ export const EYE_MOTION = {
 export interface EyeMotion {
   /** Whether this frame moves the eyes at all. */
   readonly active: boolean;
+  /** Whether these eyes can turn to follow the actor's gaze (createEyeMotion's `look`): callers read the actor's only then. */
+  readonly followsGaze: boolean;
   /** `actorGaze`: where the actor looks in this frame (eyeGaze, steadied by the caller); undefined keeps the last. */
   update(actorLandmarks: number[][], actorGaze?: number): void;
   /** Where to sample the person's picture for the output point (px, py), written into out[0], out[1]. */
@@ -430,6 +449,7 @@ export function createEyeMotion(personLandmarks: number[][], look?: PersonLook):
     get active() {
       return active;
     },
+    followsGaze: irises !== undefined,
     bounds,
     update(landmarks, actorGaze) {
       active = false;

@@ -223,7 +223,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
       const face = await trackFace(frame);
       ms.track += performance.now() - mark;
       // Read before any paste: the actor's own eyes (a frame is painted once the second after it is tracked).
-      held.push({ bytes: next.value, frame, face, gaze: face && look ? eyeGaze((x, y) => frame.y[y * frame.width + x]!, frame.width, frame.height, face.landmarks) : undefined });
+      held.push({ bytes: next.value, frame, face, gaze: face && eyes[0]?.followsGaze ? eyeGaze((x, y) => frame.y[y * frame.width + x]!, frame.width, frame.height, face.landmarks) : undefined });
       for (const placement of steady.push(face ? personToFrame(person, face.landmarks) : undefined)) await paintNext(placement);
     }
     for (const placement of steady.finish()) await paintNext(placement);

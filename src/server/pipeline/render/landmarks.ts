@@ -89,6 +89,21 @@ export const scaleOf = (t: Similarity) => Math.hypot(t.a, t.b);
 export const pick = (landmarks: number[][], indices: readonly number[]): Point[] => indices.map((i) => [landmarks[i]![0]!, landmarks[i]![1]!]);
 
 /** Whether (x, y) lies inside the polygon (even-odd rule). */
+/**
+ * Where the row at height `y` crosses the polygon's edges, left to right: pixel centres between the first and
+ * second crossing, the third and fourth, and so on, are inside (even-odd, as insidePolygon), a row at a time
+ * rather than a point at a time.
+ */
+export function rowCrossings(polygon: readonly Point[], y: number): number[] {
+  const crossings: number[] = [];
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const [xi, yi] = polygon[i]!;
+    const [xj, yj] = polygon[j]!;
+    if (yi > y !== yj > y) crossings.push(xi + ((y - yi) / (yj - yi)) * (xj - xi));
+  }
+  return crossings.sort((p, q) => p - q);
+}
+
 export function insidePolygon(polygon: readonly Point[], x: number, y: number): boolean {
   let odd = false;
   for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {

@@ -8,7 +8,7 @@ import type { FaceEngine } from '../face-engine';
 import { eyeGaze, eyeOpening, irisPositions } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
-import { EYE_CONTOURS, FACE_OVAL, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, pick } from './landmarks';
+import { EYE_CONTOURS, FACE_OVAL, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, pick, rowCrossings } from './landmarks';
 import { rgbToYuvPlanes, sampleBilinear } from './yuv';
 
 export interface PersonFace {
@@ -152,14 +152,7 @@ function minimumAround(plane: Float32Array, width: number, height: number, radiu
 /** Fills the polygon (even-odd, pixel centres) into `mask` with 1. */
 function fillPolygon(mask: Float32Array, width: number, height: number, polygon: Point[]) {
   for (let y = 0; y < height; y++) {
-    const cy = y + 0.5;
-    const crossings: number[] = [];
-    for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-      const [xi, yi] = polygon[i]!;
-      const [xj, yj] = polygon[j]!;
-      if (yi > cy !== yj > cy) crossings.push(xi + ((cy - yi) / (yj - yi)) * (xj - xi));
-    }
-    crossings.sort((p, q) => p - q);
+    const crossings = rowCrossings(polygon, y + 0.5);
     for (let k = 0; k + 1 < crossings.length; k += 2) {
       const from = Math.max(0, Math.ceil(crossings[k]! - 0.5));
       const to = Math.min(width - 1, Math.floor(crossings[k + 1]! - 0.5));
