@@ -18,6 +18,35 @@ function mesh(opening: number): number[][] {
   return points;
 }
 
+/**
+ * Two eyes 40 px wide at y = 100 (their lid margins drawn as ellipses 16 px high), white inside with a dark
+ * iris `irisRadius` px round at `shift` px from each eye's middle (none when undefined), on skin; the lashes'
+ * shade on each eye's outer corner.
+ */
+function drawnEyes(shift: number | undefined, irisRadius = 6) {
+  const [width, height] = [320, 200];
+  const luma = new Float32Array(width * height).fill(150);
+  const points = Array.from({ length: 468 }, () => [0, 0, 0]);
+  for (const [k, x0] of [[0, 100], [1, 200]] as const) {
+    const contour = EYE_CONTOURS[k];
+    // Each margin starts at the eye's picture-left corner (33, the left eye's outer one; 362, the right eye's inner one).
+    contour.forEach((index, j) => {
+      const angle = Math.PI - (2 * Math.PI * j) / contour.length;
+      points[index] = [x0 + 20 + 20 * Math.cos(angle), 100 + 8 * Math.sin(angle), 0];
+    });
+    const outer = k === 0 ? x0 : x0 + 40;
+    for (let y = 88; y <= 112; y++) {
+      for (let x = x0 - 2; x <= x0 + 42; x++) {
+        if (((x + 0.5 - x0 - 20) / 20) ** 2 + ((y + 0.5 - 100) / 8) ** 2 >= 1) continue;
+        const iris = shift !== undefined && Math.hypot(x + 0.5 - (x0 + 20 + shift), y + 0.5 - 100) < irisRadius;
+        luma[y * width + x] = iris ? 40 : Math.abs(x - outer) < 5 ? 120 : 220;
+      }
+    }
+  }
+  const lumaAt = (plane: Float32Array) => (x: number, y: number) => plane[y * width + x]!;
+  return { luma, width, height, points, lumaAt };
+}
+
 describe('eye blinks', () => {
   it('keeps the actor’s eye only while it is closed, strongest at its centre, nothing outside the ellipse', () => {
     const blinks = createEyeBlinks();
@@ -72,71 +101,24 @@ describe('eye openness', () => {
 });
 
 describe('eye gaze', () => {
-  /**
-   * Two eyes 40 px wide at y = 100 (their lid margins drawn as ellipses 16 px high), white inside with a dark
-   * iris 12 px across at `shift` px from each eye's middle, on skin; the lashes' shade on each eye's outer corner.
-   */
-  function eyes(shift: number | undefined) {
-    const [width, height] = [320, 200];
-    const luma = new Float32Array(width * height).fill(150);
-    const points = Array.from({ length: 468 }, () => [0, 0, 0]);
-    for (const [k, x0] of [[0, 100], [1, 200]] as const) {
-      const contour = EYE_CONTOURS[k];
-      // Each margin starts at the eye's picture-left corner (33, the left eye's outer one; 362, the right eye's inner one).
-      contour.forEach((index, j) => {
-        const angle = Math.PI - (2 * Math.PI * j) / contour.length;
-        points[index] = [x0 + 20 + 20 * Math.cos(angle), 100 + 8 * Math.sin(angle), 0];
-      });
-      const outer = k === 0 ? x0 : x0 + 40;
-      for (let y = 88; y <= 112; y++) {
-        for (let x = x0 - 2; x <= x0 + 42; x++) {
-          if (((x + 0.5 - x0 - 20) / 20) ** 2 + ((y + 0.5 - 100) / 8) ** 2 >= 1) continue;
-          const iris = shift !== undefined && Math.hypot(x + 0.5 - (x0 + 20 + shift), y + 0.5 - 100) < 6;
-          luma[y * width + x] = iris ? 40 : Math.abs(x - outer) < 5 ? 120 : 220;
-        }
-      }
-    }
-    return { luma, width, height, points };
-  }
   it('finds the iris across the eye, + towards the picture’s right, in eye widths, whatever the lashes’ shade', () => {
     for (const shift of [-8, 0, 8]) {
-      const { luma, width, height, points } = eyes(shift);
+      const { luma, width, height, points } = drawnEyes(shift);
       expect(eyeGaze((x, y) => luma[y * width + x]!, width, height, points)).toBeCloseTo(shift / 40, 1);
     }
-    const right = eyes(8);
+    const right = drawnEyes(8);
     expect(eyeGaze((x, y) => right.luma[y * right.width + x]!, right.width, right.height, right.points)).toBeGreaterThan(0.12);
   });
   it('is not measured on shut eyes', () => {
-    const { luma, width, height, points } = eyes(0);
+    const { luma, width, height, points } = drawnEyes(0);
     for (const contour of EYE_CONTOURS) for (const index of contour) points[index]![1] = 100;
     expect(eyeGaze((x, y) => luma[y * width + x]!, width, height, points)).toBeUndefined();
   });
 });
 
 describe('eyes that follow the actor’s gaze', () => {
-  /** The drawn eyes of 'eye gaze' (iris at `shift` px in each 40 px eye), as a picture to warp. */
-  function drawn(shift: number) {
-    const [width, height] = [320, 200];
-    const luma = new Float32Array(width * height).fill(150);
-    const points = Array.from({ length: 468 }, () => [0, 0, 0]);
-    for (const [k, x0] of [[0, 100], [1, 200]] as const) {
-      const contour = EYE_CONTOURS[k];
-      contour.forEach((index, j) => {
-        const angle = Math.PI - (2 * Math.PI * j) / contour.length;
-        points[index] = [x0 + 20 + 20 * Math.cos(angle), 100 + 8 * Math.sin(angle), 0];
-      });
-      const outer = k === 0 ? x0 : x0 + 40;
-      for (let y = 88; y <= 112; y++) {
-        for (let x = x0 - 2; x <= x0 + 42; x++) {
-          if (((x + 0.5 - x0 - 20) / 20) ** 2 + ((y + 0.5 - 100) / 8) ** 2 >= 1) continue;
-          const iris = Math.hypot(x + 0.5 - (x0 + 20 + shift), y + 0.5 - 100) < 7;
-          luma[y * width + x] = iris ? 40 : Math.abs(x - outer) < 4 ? 120 : 220;
-        }
-      }
-    }
-    const lumaAt = (plane: Float32Array) => (x: number, y: number) => plane[y * width + x]!;
-    return { luma, width, height, points, lumaAt };
-  }
+  /** An iris 0.4 of the eye's width across, as an adult's (a child's is larger). */
+  const IRIS = 8;
 
   /** The picture as the paste samples it through `source` (bilinear). */
   function warped(luma: Float32Array, width: number, height: number, motion: ReturnType<typeof createEyeMotion>): Float32Array {
@@ -158,7 +140,7 @@ describe('eyes that follow the actor’s gaze', () => {
 
   it('finds each iris along its own eye, not the lashes’ shade at the outer corner', () => {
     for (const shift of [-6, 0, 6]) {
-      const { luma, width, height, points, lumaAt } = drawn(shift);
+      const { luma, width, height, points, lumaAt } = drawnEyes(shift, IRIS);
       for (const iris of irisPositions(lumaAt(luma), width, height, points)) expect(iris).toBeCloseTo(shift / 40, 1);
     }
   });
@@ -178,7 +160,7 @@ describe('eyes that follow the actor’s gaze', () => {
   });
 
   it('turns a drawn eye at the camera to look where the actor looks, keeps the lids and corners, and holds through a blink', () => {
-    const { luma, width, height, points, lumaAt } = drawn(0);
+    const { luma, width, height, points, lumaAt } = drawnEyes(0, IRIS);
     const look = { gaze: eyeGaze(lumaAt(luma), width, height, points)!, irises: irisPositions(lumaAt(luma), width, height, points) };
     const eyes = createEyeMotion(points, look);
     const actor = mesh(12);
@@ -199,7 +181,7 @@ describe('eyes that follow the actor’s gaze', () => {
   });
 
   it('leaves eyes whose irises cannot be read: one misread, one not found, or eyes too shut to show them', () => {
-    const { luma, width, height, points, lumaAt } = drawn(0);
+    const { luma, width, height, points, lumaAt } = drawnEyes(0, IRIS);
     const gaze = eyeGaze(lumaAt(luma), width, height, points)!;
     const downcast = points.map(([x, y, z]) => [x!, 100 + (y! - 100) * 0.4, z!]);
     for (const [landmarks, irises] of [[points, [0, 0.2]], [points, [0, undefined]], [downcast, [0, 0]]] as const) {

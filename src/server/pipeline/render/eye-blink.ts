@@ -173,7 +173,9 @@ const IRIS_REACH = 0.3;
  * undefined for an eye too shut to show it: the darkest disc of an iris's size (a fifth of the eye's width
  * across its radius) between the lids, its centre on the opening's middle line. One eye's figure, unlike
  * eyeGaze's mean of two, cannot cancel the lashes' shade at its outer corner; a disc as wide as an iris
- * darkens on the iris, which the thin line of lashes cannot match.
+ * darkens on the iris, which the thin line of lashes cannot match. (A drawn iris only 0.3 of the eye's width
+ * across was matched by the lashes' corner; real irises are about 0.4, and a misread eye disagrees with the
+ * other one: EYE_MOTION.irisesAgreeWithin.)
  */
 export function irisPositions(lumaAt: (x: number, y: number) => number, width: number, height: number, landmarks: number[][]): (number | undefined)[] {
   return EYES.map(({ corners }, k) => {
