@@ -18,6 +18,8 @@ import { dataUrl, ffmpeg, makeTemplateMedia, register, toasts, uploadTemplate } 
 
 const PERSON_PHOTO = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo', 'sample5.jpg');
 const SIBLING_PHOTO = path.join(path.dirname(PERSON_PHOTO), 'sample2.jpg');
+/** The real talking woman (../shared/media), glancing to one side at 1.8 s. */
+const TALKING_WOMAN = path.resolve('../shared/media/talking-woman.mp4');
 
 let server: RunningServer;
 let browser: Browser;
@@ -72,6 +74,11 @@ describe('the personalised video', () => {
       // render leaves it out and the player says so.
       const sister = await context.request.post('/api/faceImages', { data: { personId: person.id, name: 'Sister', imageData: dataUrl(SIBLING_PHOTO, 'image/jpeg') } });
       expect(sister.status(), await sister.text()).toBe(201);
+      // And a photo of someone glancing to one side (the talking woman), deleted again before the video is made.
+      const glancingFile = path.join(mediaDir, 'glancing.jpg');
+      await ffmpeg(['-ss', '1.8', '-i', TALKING_WOMAN, '-frames:v', '1', '-q:v', '3', glancingFile]);
+      const glancing = await context.request.post('/api/faceImages', { data: { personId: person.id, name: 'Glancing', imageData: dataUrl(glancingFile, 'image/jpeg') } });
+      expect(glancing.status(), await glancing.text()).toBe(201);
 
       // The menu's Create Video: pick the template first.
       await page.goto('/process/new');
@@ -89,6 +96,10 @@ describe('the personalised video', () => {
       await page.getByRole('radio', { name: 'Sister' }).click();
       await aboutPhoto.getByText('The eyes look closed in "Sister": a photo with open eyes gives a more natural video.').waitFor();
       await screenshot(page, 'create-form-eyes-closed-desktop');
+      await page.getByRole('radio', { name: 'Glancing' }).click();
+      await aboutPhoto.getByText('The eyes look to one side in "Glancing": a photo looking straight at the camera gives a more natural video.').waitFor();
+      await screenshot(page, 'create-form-looking-aside-desktop');
+      expect((await context.request.delete(`/api/faceImages/${((await glancing.json()) as { id: number }).id}`)).status()).toBe(204);
       await page.getByRole('radio', { name: 'Smiling' }).click();
       await aboutPhoto.waitFor({ state: 'detached' });
       await page.getByText(/^More expressions make a more natural video: .*'s smiles and open mouths are used where the actor smiles or speaks\.$/).waitFor();

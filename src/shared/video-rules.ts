@@ -37,7 +37,8 @@ export const RENDER_NOTICES = {
   chosenTurnedAway: (image: string) => `The face in "${image}" is turned to one side: a photo facing the camera gives a more natural video.`,
   chosenBlurred: (image: string) => `"${image}" looks blurred: a sharp photo gives a more natural video.`,
   chosenEyesClosed: (image: string) => `The eyes look closed in "${image}": a photo with open eyes gives a more natural video.`,
-  // Found only by the render, on the face as it pastes it (jobs/render.ts videoNotices).
+  // With the video, from the render's reading on the face as it pastes it (jobs/render.ts videoNotices); on the
+  // Create page, from the photo's mark on arrival (chosenImageNotices).
   chosenLooksAside: (image: string) => `The eyes look to one side in "${image}": a photo looking straight at the camera gives a more natural video.`,
 } as const;
 
@@ -45,13 +46,16 @@ export const RENDER_NOTICES = {
  * The chosen image's own warnings, as the video's note says them (RENDER_NOTICES.chosen*), and as the
  * Create page says them under the chosen photo before the video is made. The video's note leaves out shut
  * eyes when the render borrowed open ones from another image of the person (jobs/render.ts videoNotices):
- * only the render knows, as only it finds which images show the same face with open eyes.
+ * only the render knows, as only it finds which images show the same face with open eyes. Eyes that look
+ * aside (`looksAside`, the photo's mark on arrival) are said on the Create page alone: the video's note says
+ * them from the render's own reading, when no other image lent eyes that look ahead (videoNotices).
  */
-export function chosenImageNotices(image: { name: string; turnedAway: boolean; blurred: boolean; eyesClosed: boolean }): string[] {
+export function chosenImageNotices(image: { name: string; turnedAway: boolean; blurred: boolean; eyesClosed: boolean; looksAside?: boolean }): string[] {
   return [
     ...(image.turnedAway ? [RENDER_NOTICES.chosenTurnedAway(image.name)] : []),
     ...(image.blurred ? [RENDER_NOTICES.chosenBlurred(image.name)] : []),
     ...(image.eyesClosed ? [RENDER_NOTICES.chosenEyesClosed(image.name)] : []),
+    ...(image.looksAside ? [RENDER_NOTICES.chosenLooksAside(image.name)] : []),
   ];
 }
 

@@ -27,8 +27,8 @@ export function FaceSelection({ person, faces, selectedId, onSelect, error }: Fa
   const [adding, setAdding] = useState(false);
   const consent = useConsentGate();
   const chosen = faces?.find((face) => face.id === selectedId);
-  // Shut eyes are said whatever the other photos: a photo with open eyes is still the better choice, and
-  // only the server knows which others show the same face and can lend theirs.
+  // Shut eyes, and eyes that look aside, are said whatever the other photos: a photo with open eyes at the
+  // camera is still the better choice, and only the server knows which others show the same face and can lend theirs.
   const warnings = chosen ? chosenImageNotices(chosen) : [];
   return (
     <fieldset className="grid gap-3" aria-describedby={error ? 'face-selection-error' : undefined}>
