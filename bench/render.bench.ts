@@ -189,8 +189,10 @@ async function faceresOf(engine: FaceEngine, frame: Frame): Promise<AnalysedFace
   return largest(await engine.analyse(frame, { maxFaces: 10 }));
 }
 
-/** The largest face with its mesh in each frame at `indices` (sorted), decoded a few dozen at a time so a long clip is not held in memory. */
-/** The mesh's largest face in each frame, with where its eyes look (eyeGaze, on the mesh's own lids). */
+/**
+ * The largest face with its mesh in each frame at `indices` (sorted), decoded a few dozen at a time so a long
+ * clip is not held in memory, with where its eyes look (eyeGaze, on the mesh's own lids).
+ */
 async function meshesAt(engine: FaceEngine, file: string, indices: number[], width: number, height: number): Promise<((DetectedFace & { gaze?: number }) | undefined)[]> {
   const faces: ((DetectedFace & { gaze?: number }) | undefined)[] = [];
   for (let from = 0; from < indices.length; from += 30) {

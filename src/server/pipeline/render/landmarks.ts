@@ -88,7 +88,6 @@ export const scaleOf = (t: Similarity) => Math.hypot(t.a, t.b);
 
 export const pick = (landmarks: number[][], indices: readonly number[]): Point[] => indices.map((i) => [landmarks[i]![0]!, landmarks[i]![1]!]);
 
-/** Whether (x, y) lies inside the polygon (even-odd rule). */
 /**
  * Where the row at height `y` crosses the polygon's edges, left to right: pixel centres between the first and
  * second crossing, the third and fourth, and so on, are inside (even-odd, as insidePolygon), a row at a time
@@ -104,6 +103,7 @@ export function rowCrossings(polygon: readonly Point[], y: number): number[] {
   return crossings.sort((p, q) => p - q);
 }
 
+/** Whether (x, y) lies inside the polygon (even-odd rule). */
 export function insidePolygon(polygon: readonly Point[], x: number, y: number): boolean {
   let odd = false;
   for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
