@@ -409,11 +409,11 @@ export function createEyeMotion(personLandmarks: number[][], look?: PersonLook):
       lids: lidOpening(pick(personLandmarks, EYE_CONTOURS[k]!), centre, axis, width),
       usual: 0,
       ratio: 1,
-      shift: 0,
     };
   });
   let active = false;
-  let gazeShiftNow = 0;
+  /** How far both irises are moved along their eyes in this frame (gazeShift). */
+  let turn = 0;
   const bounds = new Float64Array(4);
 
   /** The point of the person's eye (before the iris moved) that shows at (x, y): out[0], out[1]. */
@@ -435,7 +435,7 @@ export function createEyeMotion(personLandmarks: number[][], look?: PersonLook):
     // ahead of it slide as one, and the white behind it stretches back to its corner.
     const end = 0.5 - EYE_MOTION.cornerWidth;
     if (u <= -end || u >= end) return;
-    const d = eye.shift;
+    const d = turn;
     const trailing = d > 0 ? eye.iris - EYE_MOTION.irisHalfWidth : eye.iris + EYE_MOTION.irisHalfWidth;
     const from = d > 0 ? (u >= trailing + d ? u - d : -end + ((u + end) * (trailing + end)) / (trailing + d + end)) : u <= trailing + d ? u - d : end - ((end - u) * (end - trailing)) / (end - trailing - d);
     // Across: the same share of the way from the opening's middle line to the lid, so the lid's own edge
@@ -470,10 +470,9 @@ export function createEyeMotion(personLandmarks: number[][], look?: PersonLook):
         eye.ratio = Math.min(EYE_MOTION.maxRatio, Math.max(EYE_MOTION.minRatio, 1 + beyond));
       });
       // A closing eye's gaze reads the lashes: the last one is kept through a blink.
-      if (irises && actorGaze !== undefined && !blinking) gazeShiftNow = gazeShift(look!.gaze, irises, actorGaze);
+      if (irises && actorGaze !== undefined && !blinking) turn = gazeShift(look!.gaze, irises, actorGaze);
       for (const eye of eyes) {
-        eye.shift = gazeShiftNow;
-        if (eye.ratio === 1 && eye.shift === 0) continue;
+        if (eye.ratio === 1 && turn === 0) continue;
         active = true;
         const [x0, y0, x1, y1] = ellipseBox(eye);
         bounds.set([Math.min(bounds[0]!, x0), Math.min(bounds[1]!, y0), Math.max(bounds[2]!, x1), Math.max(bounds[3]!, y1)]);
@@ -483,7 +482,7 @@ export function createEyeMotion(personLandmarks: number[][], look?: PersonLook):
       out[0] = px;
       out[1] = py;
       for (const eye of eyes) {
-        if (eye.ratio === 1 && eye.shift === 0) continue;
+        if (eye.ratio === 1 && turn === 0) continue;
         const d = inEllipse(eye, px, py);
         if (d >= 1) continue;
         let x = px;
@@ -498,7 +497,7 @@ export function createEyeMotion(personLandmarks: number[][], look?: PersonLook):
           x = px - shift * eye.axis[1];
           y = py + shift * eye.axis[0];
         }
-        if (eye.shift !== 0) beforeGaze(eye, x, y, out);
+        if (turn !== 0) beforeGaze(eye, x, y, out);
         else {
           out[0] = x;
           out[1] = y;
