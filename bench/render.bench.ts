@@ -8,7 +8,8 @@
 //   template: pipeline/render/actor-track.ts). Goals: ≥ 25 fps, ≥ 0.45 of the ceiling, and (issue 19)
 //   ≥ 25 fps each with two at once. For one job and for two: wall ms per frame per stage, CPU ms per
 //   frame from /proc (this process's threads and its ffmpeg children), and the budget it leaves: the
-//   cores × 1000 / CPU ms per frame is the most frames/s all renders together can make here.
+//   cores × 1000 / CPU ms per frame is the most frames/s all renders together can make here. Every render
+//   is given the photo's eye opening as its analysis on arrival records it, as the app's render job gives it.
 // - Quality cases: ../shared/media/talking-man.mp4 and talking-woman.mp4 (real talkers who turn, blink
 //   and speak) with face-api's demo/sample5.jpg and three photos whose largest face is not frontal or not
 //   evenly lit (see PERSON_PHOTOS); talking-man:woman-clip, a person whose collection comes from a real
@@ -281,6 +282,8 @@ interface Person {
   others?: string[];
   faceres: number[];
   faceApi: Float32Array;
+  /** The photo's eye opening as its analysis on arrival records it: the app's render job passes it (jobs/render.ts), so the render need not measure it again. */
+  eyeOpening: number;
 }
 
 /**
@@ -364,7 +367,7 @@ async function loadPerson(engine: FaceEngine, faceApi: FaceApi, name: string, ph
   const faceres = analysed?.embedding;
   const described = analysed && (await faceApi.largestFace(frame, analysed.box))?.descriptor;
   if (!faceres || !described) throw new Error(`${photo}: no face found by ${faceres ? 'face-api' : 'faceres'}`);
-  return { name, photo, faceres, faceApi: described };
+  return { name, photo, faceres, faceApi: described, eyeOpening: analysed.eyeOpening };
 }
 
 interface CaseOptions {
@@ -404,7 +407,7 @@ async function benchCase(templateName: string, template: string, person: Person,
         const before = cpuMs();
         // Live rounds record only the first time (each later one would replay it).
         const actorTrack = options.speed && (tracking === 'replayed' || round === 0) ? track : undefined;
-        const report = await renderFace({ template, personFace: person.photo, otherFaces: person.others, output: file, engine, preset, eyes: EYES, gaze: GAZE, actorTrack });
+        const report = await renderFace({ template, personFace: person.photo, personEyeOpening: person.eyeOpening, otherFaces: person.others, output: file, engine, preset, eyes: EYES, gaze: GAZE, actorTrack });
         if (report.tracking.recorded !== (tracking === 'replayed')) throw new Error(`a ${tracking} render reported recorded: ${report.tracking.recorded}`);
         const cpu = cpuPerFrame(before, report.frames);
         if (!best[tracking] || report.fps > best[tracking].report.fps) best[tracking] = { report, cpu };
@@ -673,7 +676,8 @@ function summary(result: CaseResult) {
  * one's wall ms per frame per stage, and the CPU per frame of both (all threads and ffmpeg children): the
  * cores can make at most CORES × 1000 / that frames a second in all, half of it each.
  */
-async function benchTwoAtOnce(template: string, personPhoto: string, dir: string, actorTrack?: string) {
+async function benchTwoAtOnce(template: string, person: Person, dir: string, actorTrack?: string) {
+  const personPhoto = person.photo;
   const pool = createPipelinePool({ size: 2 });
   try {
     // Warm both threads (models loaded) so the measurement is the render alone.
@@ -683,7 +687,7 @@ async function benchTwoAtOnce(template: string, personPhoto: string, dir: string
     const before = cpuMs();
     const started = performance.now();
     const reports = await Promise.all(
-      [0, 1].map((n) => pool.run('renderFace', { template, personFace: personPhoto, output: path.join(dir, `busy-${n}.mp4`), actorTrack })),
+      [0, 1].map((n) => pool.run('renderFace', { template, personFace: personPhoto, personEyeOpening: person.eyeOpening, output: path.join(dir, `busy-${n}.mp4`), actorTrack })),
     );
     const seconds = (performance.now() - started) / 1000;
     const frames = reports.reduce((sum, report) => sum + report.frames, 0);
@@ -777,9 +781,9 @@ export async function benchRender() {
       results[result.case] = result;
       cases.push(result);
       const two = {
-        live: await benchTwoAtOnce(portrait, person.photo, dir),
+        live: await benchTwoAtOnce(portrait, person, dir),
         // The track benchCase recorded for veryfast (the pool's renders use the default preset).
-        replayed: await benchTwoAtOnce(portrait, person.photo, dir, path.join(dir, `${PORTRAIT_CASE}-veryfast.track`)),
+        replayed: await benchTwoAtOnce(portrait, person, dir, path.join(dir, `${PORTRAIT_CASE}-veryfast.track`)),
       };
       results[`${PORTRAIT_CASE} two at once`] = two;
       busy = { one: result, two };

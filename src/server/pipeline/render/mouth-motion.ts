@@ -113,23 +113,16 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
   // towards the corners, and closing must not lift the lower lip past the upper one there.
   const toMouth = ([x, y]: [number, number]) => [(x - ox) * ax + (y - oy) * ay, (x - ox) * nx + (y - oy) * ny] as const;
   // The outer corners close both curves: the mesh's inner corners can fall short of a wide smile's.
-  const upperInner = pick(lm, [...MOUTH_CORNERS, ...UPPER_INNER_LIP]).map(toMouth).sort((a, b) => a[0] - b[0]);
-  const lowerInner = pick(lm, [...MOUTH_CORNERS, ...LOWER_INNER_LIP]).map(toMouth).sort((a, b) => a[0] - b[0]);
-  const curveAt = (curve: (readonly [number, number])[], u: number) => {
-    if (u <= curve[0]![0] || u >= curve[curve.length - 1]![0]) return undefined;
-    let i = 0;
-    while (curve[i + 1]![0] < u) i++;
-    const [[u0, v0], [u1, v1]] = [curve[i]!, curve[i + 1]!];
-    return v0 + ((u - u0) / Math.max(1e-6, u1 - u0)) * (v1 - v0);
-  };
-  const below = insideBelow(person, (u, v) => [ox + u * ax + v * nx, oy + u * ay + v * ny], halfWidth, (u) => curveAt(lowerInner, u));
+  const upperInner = lipCurve(pick(lm, [...MOUTH_CORNERS, ...UPPER_INNER_LIP]).map(toMouth));
+  const lowerInner = lipCurve(pick(lm, [...MOUTH_CORNERS, ...LOWER_INNER_LIP]).map(toMouth));
+  const below = insideBelow(person, (u, v) => [ox + u * ax + v * nx, oy + u * ay + v * ny], halfWidth, lowerInner);
   let rest = Infinity;
   let open = 0;
   let extra = 0;
   // The region `source` moves: u in (−reach, reach), v in (top, fadeEnd), where top is 0 (the upper lip's
   // inner edge mid-mouth) or, closing, the highest point of the lower inner lip (a smile's corners curve
   // up above it); its corners' box and a pixel more.
-  const top = Math.min(0, ...lowerInner.map(([, v]) => v));
+  const top = Math.min(0, ...lowerInner.vs);
   const corners = [[-reach, top], [reach, top], [-reach, fadeEnd], [reach, fadeEnd]].map(([u, v]) => [ox + u! * ax + v! * nx, oy + u! * ay + v! * ny]);
   const bounds = Float64Array.from([
     Math.min(...corners.map(([x]) => x!)) - 1,
@@ -166,8 +159,8 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
         // Closing: this column's lower lip rises by the closing's share of its own gap (all of it when the
         // actor's lips meet: a seam left open showed the teeth as a white line), and the skin below with it,
         // fading out beyond the chin; above it the photo stays as it is.
-        const upperEdge = curveAt(upperInner, u);
-        const lowerEdge = curveAt(lowerInner, u);
+        const upperEdge = upperInner(u);
+        const lowerEdge = lowerInner(u);
         if (upperEdge === undefined || lowerEdge === undefined) return 0;
         // The teeth and dark inside below the mesh's lower lip, at the corners too: a wide smile's gap narrows
         // to nothing there but its teeth reach below the curve (held to the column's gap, they stayed as a
@@ -215,6 +208,27 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
       return 0;
     },
   };
+}
+
+/**
+ * A lip's inner edge as a function of u across the mouth: v linear between its points (sorted by u),
+ * undefined outside them. Called for every pixel of the mouth in every frame, so the points are packed and
+ * the segment of the last call is where the search starts (neighbouring pixels share it).
+ */
+function lipCurve(points: (readonly [number, number])[]): ((u: number) => number | undefined) & { vs: Float64Array } {
+  const sorted = [...points].sort((a, b) => a[0] - b[0]);
+  const us = Float64Array.from(sorted, ([u]) => u);
+  const vs = Float64Array.from(sorted, ([, v]) => v);
+  const last = us.length - 1;
+  let i = 0;
+  const at = (u: number) => {
+    if (u <= us[0]! || u >= us[last]!) return undefined;
+    // The segment whose start is the last point before u.
+    while (i > 0 && us[i]! >= u) i--;
+    while (us[i + 1]! < u) i++;
+    return vs[i]! + ((u - us[i]!) / Math.max(1e-6, us[i + 1]! - us[i]!)) * (vs[i + 1]! - vs[i]!);
+  };
+  return Object.assign(at, { vs });
 }
 
 /**

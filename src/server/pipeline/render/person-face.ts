@@ -577,7 +577,9 @@ export async function loadPersonFace(
   const skinArea = new Float32Array(width * height);
   fillPolygon(skinArea, width, height, scaledOutline(landmarks, PERSON_FACE.skinScale));
   const features = featureMask(width, height, landmarks, PERSON_FACE.featureScale);
-  const skin = Uint8Array.from(skinArea, (inside, i) => (inside === 1 && features[i] === 0 && mask[i]! >= PERSON_FACE.skinMask ? 1 : 0));
+  // Plain loops over the cut-out's pixels: a typed array's from() with a mapping function took 100 ms each.
+  const skin = new Uint8Array(width * height);
+  for (let i = 0; i < skin.length; i++) skin[i] = skinArea[i] === 1 && features[i] === 0 && mask[i]! >= PERSON_FACE.skinMask ? 1 : 0;
   const coordinates = faceCoordinates(landmarks);
   const samples = skinSamples(planes, width, height, coordinates, (i) => skin[i] === 1);
   const lighting = fitLighting(samples);
@@ -638,8 +640,12 @@ function keepLittleTint(
   // The local tint: bare skin's U and V averaged around each pixel (a normalised blur: only skin counts).
   const radius = Math.max(2, Math.round(PERSON_FACE.localTintRadius * coordinates.scale));
   const weight = Float32Array.from(skin);
-  const localU = Float32Array.from(planes.u, (u, i) => u * skin[i]!);
-  const localV = Float32Array.from(planes.v, (v, i) => v * skin[i]!);
+  const localU = new Float32Array(width * height);
+  const localV = new Float32Array(width * height);
+  for (let i = 0; i < skin.length; i++) {
+    localU[i] = planes.u[i]! * skin[i]!;
+    localV[i] = planes.v[i]! * skin[i]!;
+  }
   for (const plane of [weight, localU, localV]) {
     boxBlur(plane, width, height, radius);
     boxBlur(plane, width, height, radius);
