@@ -55,9 +55,10 @@ export async function renderJob(deps: JobDeps, { processedVideoId }: JobData['re
       const collection = await collectionOf(deps, face!);
       // A template's actor is tracked once and replayed for every family (actor-track.ts); a parent's own upload is theirs alone.
       const actorTrack = sourceFile.kind === 'templates' ? actorTrackFile(sourceFile.path) : undefined;
+      // Each image's prepared face is kept beside it for the person's next video (kept-face.ts).
       const report = await deps.pipeline.run(
         'renderFace',
-        { template: sourceFile.path, personFace: faceFile.path, personEyeOpening: eyeOpeningOf(face!), otherFaces: collection.files, output: picture, actorTrack },
+        { template: sourceFile.path, personFace: faceFile.path, personEyeOpening: eyeOpeningOf(face!), otherFaces: collection.files, output: picture, actorTrack, keepFaces: true },
         undefined,
         progressWriter(deps, row.id, 'faceProgress'),
         context.signal,

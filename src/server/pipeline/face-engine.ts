@@ -122,7 +122,7 @@ export const SHARPNESS_SIZE = 128;
 const require = createRequire(import.meta.url);
 
 /** The folder of an installed package, found from its main file (its exports map hides package.json). */
-function packageDir(name: string): string {
+export function packageDir(name: string): string {
   const main = require.resolve(name);
   let dir = path.dirname(main);
   while (path.basename(dir) !== name.split('/').pop()) {

@@ -90,7 +90,7 @@ async function analyseVoiceTask(input: { file: string; maxSeconds?: number; time
 }
 
 /** The face stage of a render (render/face-render.ts); progress: the fraction of frames done. */
-async function renderFaceTask(input: { template: string; personFace: string; personEyeOpening?: number; otherFaces?: string[]; output: string; actorTrack?: string }, context: TaskContext) {
+async function renderFaceTask(input: { template: string; personFace: string; personEyeOpening?: number; otherFaces?: string[]; output: string; actorTrack?: string; keepFaces?: boolean }, context: TaskContext) {
   return renderFace({ ...input, engine: await context.faceEngine(), signal: context.signal, onProgress: (fraction) => context.progress?.(fraction) });
 }
 

@@ -256,7 +256,10 @@ export function createStorage(dataDir: string, options: { heartbeatMs?: number }
       return removed;
     },
 
-    /** Bytes stored for one owner over the given kinds (a user's storage quota). */
+    /**
+     * Bytes stored for one owner over the given kinds (a user's storage quota): the stored files themselves,
+     * not what the app derives from them and keeps beside them (`<fileName>.<suffix>`: a photo's prepared face).
+     */
     async usage(ownerId: number, kinds: readonly MediaKind[]): Promise<number> {
       let total = 0;
       const walk = async (dir: string) => {
@@ -264,7 +267,7 @@ export function createStorage(dataDir: string, options: { heartbeatMs?: number }
         for (const entry of entries) {
           const full = path.join(dir, entry.name);
           if (entry.isDirectory()) await walk(full);
-          else total += (await stat(full).catch(() => ({ size: 0 }))).size;
+          else if (FILE_NAME.test(entry.name)) total += (await stat(full).catch(() => ({ size: 0 }))).size;
         }
       };
       for (const kind of kinds) await walk(path.join(root, kind, String(ownerId)));

@@ -1,8 +1,8 @@
 // Personalised videos through the real routes: validation with the spec's messages, ownership (404,
 // no hint), the premium and monthly rules, the lifecycle with a real render (face and voice really
 // moved towards the person's), progress events, and delete (files gone, a running render cancelled).
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,10 +12,11 @@ import type { FaceImage, ProcessedVideo, VoiceRecording } from '../../../shared/
 import { PAYMENT_MESSAGES } from '../../../shared/payments';
 import { RENDER_NOTICES, VIDEO_MESSAGES, monthlyLimitMessage, voiceMissingMessage } from '../../../shared/video-rules';
 import { NARRATION_MESSAGES, unusableRecordingMessage } from '../../../shared/voice-analysis';
-import { processedVideos, users, videoTemplates, voiceRecordings } from '../../db/schema';
+import { faceImages, processedVideos, users, videoTemplates, voiceRecordings } from '../../db/schema';
 import { ffmpegBinary, probe, runProcess } from '../../media/ffmpeg';
 import { speak } from '../../media/speech';
 import { actorTrackFile, readActorTrack } from '../../pipeline/render/actor-track';
+import { keptFaceFile } from '../../pipeline/render/kept-face';
 import { analyseVoice } from '../../pipeline/voice-analysis';
 import { cosineSimilarity } from '../../pipeline/face-engine';
 import { testDatabases } from '../../testing/databases';
@@ -263,6 +264,17 @@ describe('processed videos', () => {
     // The actor was tracked once for every family's render of this template: the track lies beside its file.
     expect((await readActorTrack(actorTrackFile(templateFile), templateFile, 'mesh-only'))?.header.frames).toBeGreaterThan(0);
 
+    // The person's prepared face was kept beside their photo for their next video (kept-face.ts). It is not
+    // the parent's media: their quota does not count it, and it goes with the photo.
+    const [photo] = await t.database.db.select().from(faceImages).where(eq(faceImages.id, m.faceImageId));
+    const photoFile = t.storage.fromUrl(photo!.imageUrl)!.path;
+    const keptSize = (await stat(keptFaceFile(photoFile))).size;
+    expect(keptSize).toBeGreaterThan(100_000);
+    const photoFolder = path.join(t.storage.root, 'face-images', String(m.userId));
+    const photoBytes = filesUnder(photoFolder).filter((file) => !file.endsWith('.face')).reduce((sum, file) => sum + statSync(path.join(photoFolder, file)).size, 0);
+    expect(photoBytes).toBeGreaterThan(0);
+    expect(await t.storage.usage(m.userId, ['face-images'])).toBe(photoBytes);
+
     // The voice: the narrator's ~220 Hz moved to the person's low voice (within 5 %).
     const [person, narrator, result] = await Promise.all([
       analyseVoice(path.join(scratch, `voice-${m.userId}.wav`)),
@@ -284,6 +296,9 @@ describe('processed videos', () => {
     expect((await m.client.delete(`/api/processedVideos/${id}`)).statusCode).toBe(204);
     expect((await m.client.get(`/api/processedVideos/${id}`)).statusCode).toBe(404);
     expect(filesUnder(path.join(t.storage.root, 'processed-videos')).filter((file) => file.startsWith(`${m.userId}/`))).toEqual([]);
+    // Deleting the photo removes its kept face too.
+    expect((await m.client.delete(`/api/faceImages/${m.faceImageId}`)).statusCode).toBe(204);
+    expect(existsSync(photoFile) || existsSync(keptFaceFile(photoFile))).toBe(false);
   }, 300_000);
 
   async function addPhoto(m: Member, name: string, bytes: Buffer): Promise<FaceImage> {

@@ -2,7 +2,7 @@
 // with ffmpeg, and a person from a different real photo (the largest face of @vladmandic/face-api's
 // sample5.jpg; tests only). Checked with the engine's own identity embedding on sampled output frames:
 // closer to the person, further from the actor, than the template's frames; and the same frames.
-import { mkdtemp, rm, stat, utimes } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { PORTRAIT } from '../../testing/media-fixtures';
 import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, lumaAt, mouthOpening } from '../face-engine';
 import { actorTrackFile } from './actor-track';
 import { eyeGaze } from './eye-blink';
+import { keptFaceFile } from './kept-face';
 import { mouthLook } from './face-choice';
 import { ALIGNMENT_POINTS, CHIN, FACE_OVAL, FOREHEAD, LOWER_INNER_LIP, UPPER_INNER_LIP, applySimilarity, fitSimilarity, insidePolygon, pick } from './landmarks';
 import { loadPersonFace } from './person-face';
@@ -421,6 +422,21 @@ describe('renderFace', () => {
     const third = await renderFace({ template, personFace: PERSON_PHOTO, output: replayed, engine, actorTrack: track });
     expect(third.tracking.recorded).toBe(false);
     expect((await renderFace({ template, personFace: PERSON_PHOTO, output: replayed, engine, actorTrack: track })).tracking.recorded).toBe(true);
+  }, 120_000);
+
+  it('keeps each image’s prepared face beside it: later renders read it and make the same video', async () => {
+    const photo = path.join(scratch, 'kept-person.jpg');
+    await copyFile(PERSON_PHOTO, photo);
+    const [prepared, read] = [path.join(scratch, 'prepared.mp4'), path.join(scratch, 'read.mp4')];
+    const actorTrack = actorTrackFile(template);
+    const first = await renderFace({ template, personFace: photo, output: prepared, engine, actorTrack, keepFaces: true });
+    expect(first.personFaces).toEqual({ kept: 0, prepared: 1 });
+    expect((await stat(keptFaceFile(photo))).size).toBeGreaterThan(100_000);
+    const second = await renderFace({ template, personFace: photo, output: read, engine, actorTrack, keepFaces: true });
+    expect(second.personFaces).toEqual({ kept: 1, prepared: 0 });
+    const [a, b] = await Promise.all([sampledFrames(prepared, { every: 1 }), sampledFrames(read, { every: 1 })]);
+    expect(b.length).toBe(FRAMES);
+    a.forEach((frame, i) => expect(Buffer.compare(frame.data, b[i]!.data), `frame ${i}`).toBe(0));
   }, 120_000);
 
   it('removes its output and says why when the person’s photo has no face', async () => {

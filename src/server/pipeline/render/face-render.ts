@@ -16,6 +16,7 @@ import { createTrackRecorder, liveTracker, readActorTrack, replayTracker, saveAc
 import type { TrackedFace } from './face-track';
 import { createEyeBlinks, createEyeMotion, eyeGaze } from './eye-blink';
 import { MOUTH, createMouthMotion } from './mouth-motion';
+import { keptPersonFace } from './kept-face';
 import { type PersonFace, PersonFaceError, loadPersonFace } from './person-face';
 import { createFramePool, decodeYuvFrames, evenSize, openEncoder, probeTemplate, yuvFrameBytes } from './video-pipes';
 import { type YuvFrame, yuvFrame } from './yuv';
@@ -38,6 +39,11 @@ export interface RenderFaceOptions {
   signal?: AbortSignal;
   /** A face engine to reuse (a worker thread's); one is created otherwise. */
   engine?: FaceEngine;
+  /**
+   * Read each image's prepared face from beside it, and keep it there when it is not (kept-face.ts): for
+   * stored images, whose later renders read it. Default false: every image is prepared afresh.
+   */
+  keepFaces?: boolean;
   /** Move the person's mouth with the actor's (default true). */
   mouth?: boolean;
   /** Let the actor's eye show while it blinks (default true). */
@@ -79,6 +85,8 @@ export interface RenderReport {
   eyesLent: boolean;
   /** The chosen image's eyes look aside (shared/face-analysis.ts GAZE_ASIDE), and no other image of the person lent eyes that look ahead. */
   eyesAside: boolean;
+  /** The person's images whose prepared face was read from beside them (`keepFaces`), and those prepared in this render. */
+  personFaces: { kept: number; prepared: number };
   /** `recorded`: the actor's face came from the template's recorded track (the figures are the recording's). */
   tracking: { mode: 'mesh-only' | 'detect-on-crop'; recorded: boolean; fullDetections: number; cropTracks: number; lostInCrop: number };
   method: 'aligned-paste' | 'aligned-paste+mouth';
@@ -118,8 +126,11 @@ export async function renderFace(options: RenderFaceOptions): Promise<RenderRepo
 
 async function render(options: RenderFaceOptions, engine: FaceEngine, started: number): Promise<RenderReport> {
   const { signal } = options;
-  const video = await probeTemplate(options.template);
-  const { persons, notes: personNotes } = await loadPersons(engine, options);
+  // The template is probed (ffprobe: a tenth of a second, in its own process) while the person's faces load.
+  const probing = probeTemplate(options.template);
+  probing.catch(() => undefined); // awaited below: not unhandled while the faces load
+  const { persons, notes: personNotes, kept } = await loadPersons(engine, options);
+  const video = await probing;
   const person = persons[0]!;
   const width = evenSize(video.width);
   const height = evenSize(video.height);
@@ -268,6 +279,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     notes,
     eyesLent: person.eyesShut && eyesFrom !== undefined,
     eyesAside: !person.eyesShut && isLookingAside(person.gaze) && eyesFrom === undefined,
+    personFaces: { kept, prepared: persons.length - kept },
     tracking: { mode: tracker.mode, recorded: found !== undefined, ...tracking },
     method: options.mouth === false ? 'aligned-paste' : 'aligned-paste+mouth',
     ms: { prepare: round(ms.prepare), decode: round(ms.decode), track: round(ms.track), compose: round(ms.compose), encode: round(ms.encode), total: round(ms.total) },
@@ -284,19 +296,26 @@ const middleOf = (a: number, b: number, c: number) => Math.max(Math.min(a, b), M
 /** At most this many of the person's other images are loaded (each costs a cut-out in memory and a mesh at start). */
 const MAX_OTHER_FACES = 8;
 
-/** The anchor (its failure fails the render) and the other images that have a face (the rest are noted and left out). */
-async function loadPersons(engine: FaceEngine, options: RenderFaceOptions): Promise<{ persons: PersonFace[]; notes: string[] }> {
-  const persons = [await loadPersonFace(engine, options.personFace, { eyeOpening: options.personEyeOpening })];
+/** The anchor (its failure fails the render) and the other images that have a face (the rest are noted and left out); `kept`: how many were read as kept. */
+async function loadPersons(engine: FaceEngine, options: RenderFaceOptions): Promise<{ persons: PersonFace[]; notes: string[]; kept: number }> {
+  let kept = 0;
+  const load = async (file: string, settings: { eyes?: boolean; eyeOpening?: number }) => {
+    if (!options.keepFaces) return loadPersonFace(engine, file, settings);
+    const found = await keptPersonFace(engine, file, settings);
+    if (found.kept) kept++;
+    return found.face;
+  };
+  const persons = [await load(options.personFace, { eyeOpening: options.personEyeOpening })];
   const notes: string[] = [];
   for (const file of (options.otherFaces ?? []).slice(0, MAX_OTHER_FACES)) {
     options.signal?.throwIfAborted();
     try {
       // Whether their eyes are shut is measured only when they may lend theirs (face-choice.ts eyeLender).
-      persons.push(await loadPersonFace(engine, file, { eyes: persons[0]!.eyesShut || isLookingAside(persons[0]!.gaze) }));
+      persons.push(await load(file, { eyes: persons[0]!.eyesShut || isLookingAside(persons[0]!.gaze) }));
     } catch (error) {
       if (!(error instanceof PersonFaceError)) throw error;
       notes.push('one of the person’s other images has no face and was left out');
     }
   }
-  return { persons, notes };
+  return { persons, notes, kept };
 }
