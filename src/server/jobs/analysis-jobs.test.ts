@@ -10,6 +10,7 @@ import { FACE_ANALYSIS_MESSAGES } from '../../shared/face-analysis';
 import { faceImages } from '../db/schema';
 import { speak } from '../media/speech';
 import { cosineSimilarity } from '../pipeline/face-engine';
+import { keptFaceFile, readKeptFace } from '../pipeline/render/kept-face';
 import { testDatabases } from '../testing/databases';
 import { PORTRAIT, dataUrl, filesUnder, fixtures } from '../testing/media-fixtures';
 import { memberWithPerson } from '../testing/people-kit';
@@ -81,6 +82,14 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
       expect(same).toBeGreaterThan(0.6);
       expect(same - different).toBeGreaterThan(0.25);
     }
+
+    // Each crop's face is prepared for the person's videos as the job ends, and kept beside it (render/kept-face.ts).
+    for (const row of rows) {
+      const crop = t.storage.fromUrl(row.imageUrl)!.path;
+      await until(() => readKeptFace(keptFaceFile(crop), crop), (kept) => kept !== undefined, 60_000);
+    }
+    // The kept face is not served: media URLs name only the stored files themselves.
+    expect((await client.get(`${rows[0]!.imageUrl}.face`)).statusCode).toBe(404);
 
     // Nobody else reaches the extracted faces.
     const stranger = t.client();

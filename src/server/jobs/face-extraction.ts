@@ -32,7 +32,12 @@ export async function extractFacesJob(deps: JobDeps, { faceVideoId }: JobData['f
     });
     context.signal.throwIfAborted();
     if (faces.length === 0) return await markFailed(deps, video.id, FACE_ANALYSIS_MESSAGES.noFaceInClip);
-    await storeFaces(deps, video, faces);
+    const stored = await storeFaces(deps, video, faces);
+    // Each crop's face prepared for the person's videos now, in the background, rather than in their first
+    // render (render/kept-face.ts: about a second each). A crop that cannot be prepared is prepared by a render.
+    for (const [index, crop] of (stored ?? []).entries()) {
+      await deps.pipeline.run('keepPersonFace', { file: crop.path, eyeOpening: faces[index]!.analysis.eyeOpening }, undefined, undefined, context.signal).catch(() => undefined);
+    }
   } catch (error) {
     // The clip itself is the problem (unreadable): say so, and do not retry.
     if (error instanceof Error && error.name === 'ClipProblem') return await markFailed(deps, video.id, error.message);
@@ -57,9 +62,10 @@ async function markFailed(deps: JobDeps, faceVideoId: number, message: string) {
 /**
  * Moves the crops into storage, then in one transaction (the person locked) replaces the face images an
  * earlier attempt made from this video and marks the video completed. Files are removed again when the
- * transaction fails; the replaced rows' files only after it committed.
+ * transaction fails; the replaced rows' files only after it committed. Returns the crops' files, or undefined when
+ * nothing was kept (the clip or its person was deleted meanwhile).
  */
-async function storeFaces(deps: JobDeps, video: FaceVideoRow, faces: ExtractedFace[]) {
+async function storeFaces(deps: JobDeps, video: FaceVideoRow, faces: ExtractedFace[]): Promise<StoredFile[] | undefined> {
   const { db, storage } = deps;
   const stored: StoredFile[] = [];
   try {
@@ -114,6 +120,7 @@ async function storeFaces(deps: JobDeps, video: FaceVideoRow, faces: ExtractedFa
       return;
     }
     await Promise.all(replaced.map((row) => storage.removeUrl(row.imageUrl)));
+    return stored;
   } catch (error) {
     await Promise.all(stored.map((file) => storage.removeUrl(file.url)));
     throw error;

@@ -65,9 +65,9 @@ afterEach(async () => {
 
 
 
-/** Every face image file on disk is a row's, and every row's file is on disk. */
+/** Every face image file on disk is a row's, and every row's file is on disk (beside it, its kept face: render/kept-face.ts). */
 function expectNoStrays(dataDir: string, urls: (string | null)[]) {
-  const onDisk = filesUnder(path.join(dataDir, 'media', 'face-images')).map((file) => path.basename(file)).sort();
+  const onDisk = filesUnder(path.join(dataDir, 'media', 'face-images')).map((file) => path.basename(file).replace(/\.face$/, '')).filter((file, i, all) => all.indexOf(file) === i).sort();
   expect(onDisk).toEqual(urls.map((url) => path.basename(url!)).sort());
 }
 
@@ -107,6 +107,8 @@ describe('a killed worker', () => {
       await until(() => fetch(`${base}/api/health`).then((r) => r.ok).catch(() => false), Boolean, 60_000);
       const done = await until(videos, (video) => video.processingStatus === 'completed' || video.processingStatus === 'failed', 180_000);
       expect(done.processingStatus).toBe('completed');
+      // The job ends once each crop's face is prepared and kept too (render/kept-face.ts), after the clip shows completed.
+      await until(() => second.jobs.filter((line) => line.msg === 'job completed').length, (count) => count > 0, 120_000);
       expect(second.jobs.filter((line) => line.msg === 'job completed')).toHaveLength(1);
 
       const images = (await call('GET', `/api/people/${person.id}/faceImages`)).body as FaceImage[];

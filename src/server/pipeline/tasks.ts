@@ -7,7 +7,8 @@ import sharp from 'sharp';
 import { extractFaces } from './face-extraction';
 import { recordActorTrack } from './render/actor-track';
 import { renderFace } from './render/face-render';
-import { photoGaze } from './render/person-face';
+import { keptPersonFace } from './render/kept-face';
+import { PersonFaceError, photoGaze } from './render/person-face';
 import { convertVoice } from './render/voice-conversion';
 import { type VoiceAnalysis, analyseVoice } from './voice-analysis';
 import type { AnalyseOptions, AnalysedFace, DetectOptions, DetectedFace, FaceEngine, Frame } from './face-engine';
@@ -99,6 +100,19 @@ async function recordActorTrackTask(input: { template: string; actorTrack: strin
   return recordActorTrack({ ...input, engine: await context.faceEngine(), signal: context.signal });
 }
 
+/**
+ * An image's face prepared for its videos and kept beside it ahead of them (render/kept-face.ts); nothing
+ * is done when it is kept already. Returns whether it was prepared now (false too for an image without a face).
+ */
+async function keepPersonFaceTask(input: { file: string; eyeOpening?: number }, context: TaskContext): Promise<{ prepared: boolean }> {
+  try {
+    return { prepared: !(await keptPersonFace(await context.faceEngine(), input.file, { eyeOpening: input.eyeOpening })).kept };
+  } catch (error) {
+    if (error instanceof PersonFaceError) return { prepared: false };
+    throw error;
+  }
+}
+
 /** The voice stage of a render (render/voice-conversion.ts); progress: the fraction done. */
 async function convertVoiceTask(
   input: { narration: string; person: string; output: string; narratorAnalysis?: VoiceAnalysis; personAnalysis?: VoiceAnalysis },
@@ -115,6 +129,7 @@ export const pipelineTasks = {
   analyseVoice: analyseVoiceTask,
   renderFace: renderFaceTask,
   recordActorTrack: recordActorTrackTask,
+  keepPersonFace: keepPersonFaceTask,
   convertVoice: convertVoiceTask,
 } satisfies Record<string, (input: never, context: TaskContext) => Promise<unknown>>;
 

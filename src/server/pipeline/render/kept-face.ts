@@ -104,6 +104,12 @@ export async function saveKeptFace(file: string, image: string, face: PersonFace
   } finally {
     await rm(temporary, { force: true });
   }
+  // The parent may have deleted the image meanwhile: storage removes its siblings after the image, so a
+  // face renamed in after that removal finds the image gone here and goes too (nothing of it is left).
+  if (!(await stat(image).catch(() => undefined))) {
+    await rm(file, { force: true });
+    throw new Error('the image was deleted while its face was kept');
+  }
 }
 
 /** The face kept for this image by this code, or undefined (none yet, another file or code, unreadable). */
