@@ -121,11 +121,10 @@ function outlineEdges(points: readonly Point[], moves: readonly Point[]): Float6
 }
 
 /**
- * How much of the move (x, y) gets: 1 on the outline, eased to 0 at `inside` pixels within it and `outside`
- * beyond it. One pass over the edges gives the distance to the nearest and whether the point is inside
- * (crossings).
+ * How far (x, y) is from the outline, negative inside it. One pass over the edges gives the distance to the
+ * nearest and whether the point is inside (crossings).
  */
-function fadeAt(edges: Float64Array, x: number, y: number, inside: number, outside: number): number {
+function outlineDistance(edges: Float64Array, x: number, y: number): number {
   let nearest = Infinity;
   let odd = false;
   for (let k = 0; k < edges.length; k += EDGE.stride) {
@@ -143,8 +142,14 @@ function fadeAt(edges: Float64Array, x: number, y: number, inside: number, outsi
     // The edge crosses the row at y, and the point is left of where: one crossing more.
     if (yi > y !== yi + ey > y && dx < dy * edges[k + EDGE.slope]!) odd = !odd;
   }
-  const reach = odd ? inside : outside;
   const distance = Math.sqrt(nearest);
+  return odd ? -distance : distance;
+}
+
+/** How much of the move a point `signed` from the outline (outlineDistance) gets: 1 on it, eased to 0 at `inside` pixels within it and `outside` beyond it. */
+function fadeAt(signed: number, inside: number, outside: number): number {
+  const reach = signed < 0 ? inside : outside;
+  const distance = Math.abs(signed);
   if (distance >= reach) return 0;
   const r = 1 - distance / reach;
   return r * r * (3 - 2 * r);
@@ -246,10 +251,18 @@ export function fitOutline(frame: YuvFrame, from: readonly Point[], to: readonly
   const fieldY = new Float32Array(columns * rows);
   const edges = outlineEdges(to, moves);
   for (let row = 0; row < rows; row++) {
+    // The distance to the outline changes by at most the nodes' spacing from one node to the next: past a
+    // node far beyond the move's reach, the next ones are on the same side and beyond it too while their
+    // distance cannot have come down to it (deep inside the face, far outside it): the move there is 0.
+    let known = 0;
+    let knownAt = -1;
     for (let column = 0; column < columns; column++) {
+      if (knownAt >= 0 && Math.abs(known) - (column - knownAt) * step > (known < 0 ? inside : outside) + 1e-6) continue;
       const [x, y] = [x0 + column * step + 0.5, y0 + row * step + 0.5];
-      // Nodes beyond the move's reach (deep inside the face, far outside it) skip the blend.
-      const fade = fadeAt(edges, x, y, inside, outside);
+      known = outlineDistance(edges, x, y);
+      knownAt = column;
+      // Nodes beyond the move's reach skip the blend.
+      const fade = fadeAt(known, inside, outside);
       if (fade > 0) blendAt(edges, x, y, fade, fieldX, fieldY, row * columns + column);
     }
   }
