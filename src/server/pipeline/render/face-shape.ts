@@ -179,9 +179,15 @@ function blendAt(edges: Float64Array, x: number, y: number, fade: number, moveX:
 /**
  * One row of a grid cell resampled: the pixels x0 ≤ x < x1 of row `y` of `to` (a byte plane, `width` wide)
  * take the bilinear sample of `from` (the same plane's rows from `first` on, `rows` of them) where their
- * move came from. The move is linear along the row: (mx, my) at x0, growing by (sx, sy) per pixel.
+ * move came from. The move is linear along the row: `move` holds (mx, my) at x0 and (sx, sy), its growth
+ * per pixel. (In a typed array: fractions passed to a function V8 does not inline are each a new heap
+ * number, and this is called some forty thousand times a frame.)
  */
-function resampleRow(from: Uint8Array, to: Uint8Array, width: number, first: number, rows: number, y: number, x0: number, x1: number, mx: number, my: number, sx: number, sy: number) {
+function resampleRow(from: Uint8Array, to: Uint8Array, width: number, first: number, rows: number, y: number, x0: number, x1: number, move: Float64Array) {
+  let mx = move[0]!;
+  let my = move[1]!;
+  const sx = move[2]!;
+  const sy = move[3]!;
   const maxX = width - 1.001;
   const maxY = rows - 1.001;
   const out = y * width;
@@ -284,11 +290,18 @@ export function fitOutline(frame: YuvFrame, from: readonly Point[], to: readonly
   luma.set(frame.y.subarray(first * width, last * width));
   u.set(frame.u.subarray((first >> 1) * half, (last >> 1) * half));
   v.set(frame.v.subarray((first >> 1) * half, (last >> 1) * half));
+  const move = new Float64Array(4);
   for (let row = 0; row + 1 < rows; row++) {
     for (let column = 0; column + 1 < columns; column++) {
       const at = row * columns + column;
-      const [ax, bx, cx, dx] = [fieldX[at]!, fieldX[at + 1]!, fieldX[at + columns]!, fieldX[at + columns + 1]!];
-      const [ay, by, cy, dy] = [fieldY[at]!, fieldY[at + 1]!, fieldY[at + columns]!, fieldY[at + columns + 1]!];
+      const ax = fieldX[at]!;
+      const bx = fieldX[at + 1]!;
+      const cx = fieldX[at + columns]!;
+      const dx = fieldX[at + columns + 1]!;
+      const ay = fieldY[at]!;
+      const by = fieldY[at + 1]!;
+      const cy = fieldY[at + columns]!;
+      const dy = fieldY[at + columns + 1]!;
       const most = Math.max(Math.abs(ax) + Math.abs(ay), Math.abs(bx) + Math.abs(by), Math.abs(cx) + Math.abs(cy), Math.abs(dx) + Math.abs(dy));
       if (most < FACE_SHAPE.leastMove) continue;
       const left = x0 + column * step;
@@ -298,8 +311,13 @@ export function fitOutline(frame: YuvFrame, from: readonly Point[], to: readonly
       // Along a row of the cell the move is linear: its value at the cell's left edge and its step per pixel.
       for (let y = top; y < bottom; y++) {
         const ty = (y - top) / step;
-        const [mx, my] = [ax + (cx - ax) * ty, ay + (cy - ay) * ty];
-        resampleRow(luma, frame.y, width, first, last - first, y, left, right, mx, my, (bx + (dx - bx) * ty - mx) / step, (by + (dy - by) * ty - my) / step);
+        const mx = ax + (cx - ax) * ty;
+        const my = ay + (cy - ay) * ty;
+        move[0] = mx;
+        move[1] = my;
+        move[2] = (bx + (dx - bx) * ty - mx) / step;
+        move[3] = (by + (dy - by) * ty - my) / step;
+        resampleRow(luma, frame.y, width, first, last - first, y, left, right, move);
       }
       // The chroma samples in this cell: a sample's centre is between four luma pixels, (2x + 0.5, 2y + 0.5),
       // and its move is half the luma's; one chroma sample along is two luma pixels, so the step per sample is the luma's per pixel.
@@ -307,12 +325,17 @@ export function fitOutline(frame: YuvFrame, from: readonly Point[], to: readonly
       const chromaRows = (last - first) >> 1;
       for (let y = top >> 1; y < bottom >> 1; y++) {
         const ty = (2 * y + 0.5 - top) / step;
-        const [lx, ly] = [ax + (cx - ax) * ty, ay + (cy - ay) * ty];
-        const [sx, sy] = [(bx + (dx - bx) * ty - lx) / step, (by + (dy - by) * ty - ly) / step];
+        const lx = ax + (cx - ax) * ty;
+        const ly = ay + (cy - ay) * ty;
+        const sx = (bx + (dx - bx) * ty - lx) / step;
+        const sy = (by + (dy - by) * ty - ly) / step;
         const along = 2 * chromaLeft + 0.5 - left;
-        const [mx, my] = [(lx + sx * along) / 2, (ly + sy * along) / 2];
-        resampleRow(u, frame.u, half, first >> 1, chromaRows, y, chromaLeft, right >> 1, mx, my, sx, sy);
-        resampleRow(v, frame.v, half, first >> 1, chromaRows, y, chromaLeft, right >> 1, mx, my, sx, sy);
+        move[0] = (lx + sx * along) / 2;
+        move[1] = (ly + sy * along) / 2;
+        move[2] = sx;
+        move[3] = sy;
+        resampleRow(u, frame.u, half, first >> 1, chromaRows, y, chromaLeft, right >> 1, move);
+        resampleRow(v, frame.v, half, first >> 1, chromaRows, y, chromaLeft, right >> 1, move);
       }
     }
   }
