@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as tfjs from '@tensorflow/tfjs';
+import sharp from 'sharp';
 import type { Config, FaceResult, Human } from '@vladmandic/human';
 import { eyeOpening } from './render/eye-blink';
 
@@ -205,6 +206,32 @@ export function lumaAt(frame: Frame): (x: number, y: number) => number {
     const i = (y * width + x) * channels;
     return 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
   };
+}
+
+/**
+ * Frames larger than this on their longer side are detected on a copy this large, the boxes and meshes
+ * scaled back. Handed whole, a phone's 12-megapixel photo is a square int32 tensor of 195 MB, and on
+ * face-api's sample5 scaled to 4032 × 2936 the largest face went unfound (another one of the group was
+ * analysed and pasted) where the 1920-pixel original and a 2048-pixel copy find it. The mesh's input is
+ * 192 pixels: a face larger than that in the copy is found as precisely. Sharpness and detail are still
+ * read on the frame itself.
+ */
+export const DETECT_MAX_SIDE = 2048;
+
+/** The frame as RGB at width × height (an area-averaging reduction). */
+async function reducedFrame(frame: Frame, width: number, height: number): Promise<Frame> {
+  const data = await sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: frameChannels(frame) as 3 | 4 } })
+    .removeAlpha()
+    .resize(width, height, { fit: 'fill' })
+    .raw()
+    .toBuffer();
+  return { data, width, height };
+}
+
+/** A face found on a reduced copy, in the frame's own pixels (x scaled by sx, y by sy; depth as x). */
+function scaledFace(face: FaceResult, sx: number, sy: number): FaceResult {
+  const [x, y, w, h] = face.box;
+  return { ...face, box: [x * sx, y * sy, w * sx, h * sy], mesh: face.mesh.map(([px, py, pz]) => [px! * sx, py! * sy, (pz ?? 0) * sx]) as FaceResult['mesh'] };
 }
 
 /**
@@ -446,11 +473,14 @@ export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}
       await withoutAddedProcessListeners(() => human.load({ face: { iris: { enabled: true } } }));
       irisLoaded = true;
     }
-    const input = squareTensor(tf, frame);
+    const side = Math.max(frame.width, frame.height);
+    const reduce = DETECT_MAX_SIDE / side;
+    const small = reduce < 1 ? await reducedFrame(frame, Math.max(1, Math.round(frame.width * reduce)), Math.max(1, Math.round(frame.height * reduce))) : frame;
+    const input = squareTensor(tf, small);
     try {
       const result = await human.detect(input, { face: perCall });
       if (result.error) throw new Error(`face detection failed: ${result.error}`);
-      return result.face;
+      return small === frame ? result.face : result.face.map((face) => scaledFace(face, frame.width / small.width, frame.height / small.height));
     } finally {
       tf.dispose(input);
     }
