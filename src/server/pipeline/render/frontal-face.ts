@@ -2,9 +2,11 @@
 // mesh's 3-D points give the head's axes; each mesh triangle of the photo is warped to where it lies once
 // the head is turned frontal (the person's own shape, only the pose removed); triangles the photo shows
 // foreshortened or hidden (the far cheek of a turned head) are filled from their mirror triangle on the
-// other side of the face. Done once per render, on the person's cut-out, before the mask and the light
+// other side of the face, in this side's light (a lamp on one side stays on that side). Done once per render, on the person's cut-out, before the mask and the light
 // are measured, so the rest of the renderer sees a frontal face.
-import { LOWER_INNER_LIP, UPPER_INNER_LIP } from './landmarks';
+import { BLACK } from './face-light';
+import { FACE_OVAL, LOWER_INNER_LIP, UPPER_INNER_LIP, pick } from './landmarks';
+import { boxBlur, fillPolygon } from './planes';
 import { sampleBilinear } from './yuv';
 
 export interface MeshTopology {
@@ -121,6 +123,10 @@ export const FRONTAL = {
    * photo ÷ its area once frontal): all of them from `full` up, none at `none` and below (its mirror then).
    */
   visibility: { none: 0.35, full: 0.75 },
+  /** The light a mirrored pixel is carried into is averaged over this share of the face's height (localLight)… */
+  lightRadius: 0.08,
+  /** …and its brightness scaled by at most this either way (past it the two sides' light is a poor guess). */
+  maxRelight: 1.6,
 } as const;
 
 type Planes = { y: Float32Array; u: Float32Array; v: Float32Array };
@@ -143,6 +149,36 @@ export interface FrontalFace {
   turnDegrees: number;
   /** Share of the face's area taken from the mirrored side (0 for a frontal photo). */
   mirroredShare: number;
+}
+
+/**
+ * The light on the photo's face at each pixel: its Y, U and V averaged over the face (inside the mesh's
+ * outline) around it, over FRONTAL.lightRadius of the face's height (a normalised blur: the background
+ * beyond the outline does not count).
+ */
+function localLight(planes: Planes, width: number, height: number, landmarks: number[][]): Planes {
+  const inside = new Float32Array(width * height);
+  const outline = pick(landmarks, FACE_OVAL);
+  fillPolygon(inside, width, height, outline);
+  const ys = outline.map(([, y]) => y);
+  const radius = Math.max(1, Math.round(FRONTAL.lightRadius * (Math.max(...ys) - Math.min(...ys))));
+  const light: Planes = { y: new Float32Array(width * height), u: new Float32Array(width * height), v: new Float32Array(width * height) };
+  for (let i = 0; i < inside.length; i++) {
+    light.y[i] = planes.y[i]! * inside[i]!;
+    light.u[i] = planes.u[i]! * inside[i]!;
+    light.v[i] = planes.v[i]! * inside[i]!;
+  }
+  for (const plane of [inside, light.y, light.u, light.v]) {
+    boxBlur(plane, width, height, radius);
+    boxBlur(plane, width, height, radius);
+  }
+  for (let i = 0; i < inside.length; i++) {
+    const weight = Math.max(inside[i]!, 1e-3);
+    light.y[i] = light.y[i]! / weight;
+    light.u[i] = light.u[i]! / weight;
+    light.v[i] = light.v[i]! / weight;
+  }
+  return light;
 }
 
 const smooth = (t: number) => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
@@ -187,6 +223,7 @@ export function frontalise(planes: Planes, width: number, height: number, meshPo
   for (let i = 0; i < pointShare.length; i++) pointShare[i] = pointTriangles[i]! ? pointShare[i]! / pointTriangles[i]! : 1;
 
   const out: Planes = { y: Float32Array.from(planes.y), u: Float32Array.from(planes.u), v: Float32Array.from(planes.v) };
+  const light = localLight(planes, width, height, landmarks);
   let pixels = 0;
   let mirrored = 0;
   const drawn = [...triangles, ...MOUTH_OPENING];
@@ -205,9 +242,16 @@ export function frontalise(planes: Planes, width: number, height: number, meshPo
       if (share < 0.999) {
         const mx = la * qa[0]! + lb * qb[0]! + lc * qc[0]! - 0.5;
         const my = la * qa[1]! + lb * qb[1]! + lc * qc[1]! - 0.5;
-        yValue += (1 - share) * (sampleBilinear(planes.y, width, height, mx, my) - yValue);
-        uValue += (1 - share) * (sampleBilinear(planes.u, width, height, mx, my) - uValue);
-        vValue += (1 - share) * (sampleBilinear(planes.v, width, height, mx, my) - vValue);
+        // The other side's pixel in this side's light: its brightness above black scaled, its tint moved.
+        const hereY = sampleBilinear(light.y, width, height, sx, sy);
+        const thereY = sampleBilinear(light.y, width, height, mx, my);
+        const gain = Math.min(FRONTAL.maxRelight, Math.max(1 / FRONTAL.maxRelight, (hereY - BLACK) / Math.max(1, thereY - BLACK)));
+        const mirrorY = BLACK + (sampleBilinear(planes.y, width, height, mx, my) - BLACK) * gain;
+        const mirrorU = sampleBilinear(planes.u, width, height, mx, my) + sampleBilinear(light.u, width, height, sx, sy) - sampleBilinear(light.u, width, height, mx, my);
+        const mirrorV = sampleBilinear(planes.v, width, height, mx, my) + sampleBilinear(light.v, width, height, sx, sy) - sampleBilinear(light.v, width, height, mx, my);
+        yValue += (1 - share) * (mirrorY - yValue);
+        uValue += (1 - share) * (mirrorU - uValue);
+        vValue += (1 - share) * (mirrorV - vValue);
       }
       out.y[i] = yValue;
       out.u[i] = uValue;
