@@ -2,8 +2,9 @@
 // mesh's 3-D points give the head's axes; each mesh triangle of the photo is warped to where it lies once
 // the head is turned frontal (the person's own shape, only the pose removed); triangles the photo shows
 // foreshortened or hidden (the far cheek of a turned head) are filled from their mirror triangle on the
-// other side of the face, in this side's light (a lamp on one side stays on that side). Done once per render, on the person's cut-out, before the mask and the light
-// are measured, so the rest of the renderer sees a frontal face.
+// other side of the face, in this side's light (a lamp on one side stays on that side). Done once per
+// render, on the person's cut-out, before the mask and the light are measured, so the rest of the
+// renderer sees a frontal face.
 import { BLACK } from './face-light';
 import { FACE_OVAL, LOWER_INNER_LIP, UPPER_INNER_LIP, pick } from './landmarks';
 import { boxBlur, fillPolygon } from './planes';
@@ -223,7 +224,8 @@ export function frontalise(planes: Planes, width: number, height: number, meshPo
   for (let i = 0; i < pointShare.length; i++) pointShare[i] = pointTriangles[i]! ? pointShare[i]! / pointTriangles[i]! : 1;
 
   const out: Planes = { y: Float32Array.from(planes.y), u: Float32Array.from(planes.u), v: Float32Array.from(planes.v) };
-  const light = localLight(planes, width, height, landmarks);
+  // The photo's light, for the mirrored pixels: worked out when the first one is.
+  let light: Planes | undefined;
   let pixels = 0;
   let mirrored = 0;
   const drawn = [...triangles, ...MOUTH_OPENING];
@@ -243,6 +245,7 @@ export function frontalise(planes: Planes, width: number, height: number, meshPo
         const mx = la * qa[0]! + lb * qb[0]! + lc * qc[0]! - 0.5;
         const my = la * qa[1]! + lb * qb[1]! + lc * qc[1]! - 0.5;
         // The other side's pixel in this side's light: its brightness above black scaled, its tint moved.
+        light ??= localLight(planes, width, height, landmarks);
         const hereY = sampleBilinear(light.y, width, height, sx, sy);
         const thereY = sampleBilinear(light.y, width, height, mx, my);
         const gain = Math.min(FRONTAL.maxRelight, Math.max(1 / FRONTAL.maxRelight, (hereY - BLACK) / Math.max(1, thereY - BLACK)));
