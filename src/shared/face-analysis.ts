@@ -19,9 +19,25 @@ export const FACE_ANALYSIS_MESSAGES = {
  */
 export const TURNED_AWAY_YAW_DEGREES = 25;
 
-/** Whether a face's recorded pose (`{ yaw }`, degrees) is turned so far that much of it is hidden (a warning, not a refusal). */
-export function isTurnedAway(pose: unknown): boolean {
+/**
+ * …or whose face, turned frontal for the video (server/pipeline/render/frontal-face.ts), has at least this
+ * share taken from its other side because the photo hides it: Human's yaw misses a turn that comes with a
+ * tilt or a look down. Measured on face-api's demo photos (the largest face): sample1 0.31 and sample4 0.30
+ * (turned about a third of the way, yaw 19°: their videos are the weakest, sample4's a blurred mask that
+ * face-api's detector finds in 1 of 16 frames on the talking man, decision 014), sample2 0.22 (tilted and
+ * looking down), sample6 0.14, sample3 0.08, sample5 0; the portrait 0.03; stills of both talking clips (the
+ * woman at the camera and glancing aside) 0-0.01.
+ */
+export const TURNED_AWAY_HIDDEN_SHARE = 0.25;
+
+/**
+ * Whether a face is turned so far that much of it is hidden (a warning, not a refusal), from its recorded
+ * pose (`{ yaw }`, degrees) and, on photos, the share of it hidden (`hiddenShare`; rows from before the
+ * measure and a clip's crops have none).
+ */
+export function isTurnedAway(pose: unknown, hiddenShare?: unknown): boolean {
   const yaw = (pose as { yaw?: unknown } | undefined)?.yaw;
+  if (typeof hiddenShare === 'number' && hiddenShare >= TURNED_AWAY_HIDDEN_SHARE) return true;
   return typeof yaw === 'number' && Math.abs(yaw) >= TURNED_AWAY_YAW_DEGREES;
 }
 
@@ -75,7 +91,7 @@ export const SAME_PERSON_COSINE = 0.6;
  * all along. A clip's crop is taken from a frame that looks ahead when the clip has one (face-extraction.ts);
  * the render borrows eyes that look ahead from another image of the person (face-choice.ts eyeLender), or
  * says so with the video (RENDER_NOTICES.chosenLooksAside); a photo is marked on arrival
- * (FACE_ANALYSIS_MESSAGES.looksAside, read on its face turned frontal: render/person-face.ts photoGaze). Measured
+ * (FACE_ANALYSIS_MESSAGES.looksAside, read on its face turned frontal: render/person-face.ts photoFacing). Measured
  * on the face turned frontal as the render pastes it (loadPersonFace, on talking-woman.mp4: every 27th frame and the crops face training takes): at
  * the camera −0.08 to 0.05 (17 images), glancing aside −0.21 to −0.19 and 0.21 (6); face-api's demo photos
  * 0.02–0.10, but sample1 0.16 (her head turned, her eyes on the camera: turned frontal, her eyes look

@@ -163,7 +163,7 @@ const COLLECTION_SIZE = 8;
 export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inferSelect): Promise<{ files: string[]; notices: string[] }> {
   const warnings = {
     name: chosen.name,
-    turnedAway: isTurnedAway(chosen.analysis?.pose),
+    turnedAway: isTurnedAway(chosen.analysis?.pose, chosen.analysis?.hiddenShare),
     blurred: isBlurred(chosen.analysis?.detailRatio),
     eyesClosed: isEyesClosed(chosen.analysis?.eyeOpening),
   };
@@ -179,7 +179,7 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
   let blurred = 0;
   for (const row of rows) {
     if (files.length >= COLLECTION_SIZE) break;
-    if (!row.faceEmbedding?.length || isTurnedAway(row.analysis?.pose)) continue;
+    if (!row.faceEmbedding?.length || isTurnedAway(row.analysis?.pose, row.analysis?.hiddenShare)) continue;
     if (cosineSimilarity(anchor, row.faceEmbedding) < SAME_PERSON_COSINE) {
       otherFace++;
       continue;

@@ -56,6 +56,11 @@ export interface FaceAnalysisRecord {
   eyeOpening: number;
   /** render/eye-blink.ts `eyeGaze` on the mesh's own lids: beyond GAZE_ASIDE the eyes look to one side; absent when not measurable. */
   gaze?: number;
+  /**
+   * render/frontal-face.ts `mirroredShare` of the face turned frontal: from TURNED_AWAY_HIDDEN_SHARE on, the
+   * face is turned away. Only photos have it (render/person-face.ts photoFacing): a clip's crops are posed.
+   */
+  hiddenShare?: number;
   mouthOpening: number;
   expressions: AnalysedFace['expressions'];
   /** What the classifier saw, whatever the clip declared. */

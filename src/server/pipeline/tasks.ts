@@ -8,7 +8,7 @@ import { extractFaces } from './face-extraction';
 import { recordActorTrack } from './render/actor-track';
 import { renderFace } from './render/face-render';
 import { keptPersonFace } from './render/kept-face';
-import { PersonFaceError, photoGaze } from './render/person-face';
+import { PersonFaceError, photoFacing } from './render/person-face';
 import { convertVoice } from './render/voice-conversion';
 import { type VoiceAnalysis, analyseVoice } from './voice-analysis';
 import type { AnalyseOptions, AnalysedFace, DetectOptions, DetectedFace, FaceEngine, Frame } from './face-engine';
@@ -46,14 +46,16 @@ export interface ImageAnalysis {
   height: number;
   /** Every face found (up to MAX_FACES_PER_IMAGE), largest box first. */
   faces: AnalysedFace[];
-  /** Where the largest face's eyes will look in the video (render/person-face.ts photoGaze); undefined when not read. */
+  /** Where the largest face's eyes will look in the video (render/person-face.ts photoFacing); undefined when not read. */
   gaze: number | undefined;
+  /** The share of the largest face the photo hides, filled from its other side in the video (photoFacing); undefined with no face. */
+  hiddenShare: number | undefined;
 }
 
 /**
  * Decodes a picture (a file path, or its bytes: transfer `bytes.buffer` to avoid a copy) and analyses
- * every face in it, and where the largest one's eyes will look in the video. Pictures over MAX_IMAGE_PIXELS
- * are refused before decoding.
+ * every face in it, and how the largest one will show in the video (where its eyes look, how much of it
+ * the photo hides). Pictures over MAX_IMAGE_PIXELS are refused before decoding.
  */
 export async function analyseImage(input: { file: string } | { bytes: Uint8Array }, context: TaskContext): Promise<ImageAnalysis> {
   const source = 'file' in input ? input.file : input.bytes;
@@ -77,7 +79,8 @@ export async function analyseImage(input: { file: string } | { bytes: Uint8Array
   const picture = { data, width: info.width, height: info.height };
   const faces = await engine.analyse(picture, { maxFaces: MAX_FACES_PER_IMAGE });
   faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
-  return { width: info.width, height: info.height, faces, gaze: faces.length > 0 ? await photoGaze(engine, picture) : undefined };
+  const facing = faces.length > 0 ? await photoFacing(engine, picture) : undefined;
+  return { width: info.width, height: info.height, faces, gaze: facing?.gaze, hiddenShare: facing?.hiddenShare };
 }
 
 /** A face training clip's best face crops (face-extraction.ts). */

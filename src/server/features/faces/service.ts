@@ -48,7 +48,7 @@ export function toFaceImage(row: ListedFaceImageRow): FaceImage {
     createdAt: row.createdAt.toISOString(),
     facesInPhoto: typeof analysis.faces === 'number' ? analysis.faces : 1,
     faceBox: faceBoxFraction(analysis.box, analysis.imageSize),
-    turnedAway: isTurnedAway(analysis.pose),
+    turnedAway: isTurnedAway(analysis.pose, analysis.hiddenShare),
     blurred: isBlurred(analysis.detailRatio),
     eyesClosed: isEyesClosed(analysis.eyeOpening),
     // Shut eyes are said as such; where they look is not read on them.
@@ -153,6 +153,7 @@ export async function createFaceImage(
       detailRatio: face.detailRatio,
       eyeOpening: face.eyeOpening,
       gaze: analysis.gaze,
+      hiddenShare: analysis.hiddenShare,
       mouthOpening: face.mouthOpening,
       expressions: face.expressions,
       classified,

@@ -455,7 +455,11 @@ interface Photo {
  * (frontal-face.ts): the actor's pose is given by the paste. `mesh`: the mesh's topology (undefined for an
  * engine without the mesh's reference data, a test double: the photo's own pose is kept).
  */
-async function frontalCut(engine: FaceEngine, photo: Photo, points: number[][]): Promise<{ planes: ReturnType<typeof rgbToYuvPlanes>; landmarks: number[][]; width: number; height: number; mesh: MeshTopology | undefined }> {
+async function frontalCut(
+  engine: FaceEngine,
+  photo: Photo,
+  points: number[][],
+): Promise<{ planes: ReturnType<typeof rgbToYuvPlanes>; landmarks: number[][]; width: number; height: number; mesh: MeshTopology | undefined; hiddenShare: number }> {
   const xs = points.map((p) => p[0]!);
   const ys = points.map((p) => p[1]!);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
@@ -476,22 +480,25 @@ async function frontalCut(engine: FaceEngine, photo: Photo, points: number[][]):
   const cutLandmarks = points.map(([x, y, z]) => [(x! - left) * scale, (y! - top) * scale, (z ?? 0) * scale]);
   const reference = engine.meshReference?.();
   const mesh = reference && meshTopology(reference);
-  const { planes, landmarks } = mesh ? frontalise(cutPlanes, width, height, cutLandmarks, mesh) : { planes: cutPlanes, landmarks: cutLandmarks };
-  return { planes, landmarks, width, height, mesh };
+  const { planes, landmarks, mirroredShare } = mesh ? frontalise(cutPlanes, width, height, cutLandmarks, mesh) : { planes: cutPlanes, landmarks: cutLandmarks, mirroredShare: 0 };
+  return { planes, landmarks, width, height, mesh, hiddenShare: mirroredShare };
 }
 
 /**
- * Where the eyes of the photo's largest face will look in the video (eyeGaze on the mesh's own lids, on the
- * face cut out and turned frontal as loadPersonFace prepares it), or undefined (no face, eyes too shut to
- * read): for the photo's analysis on arrival (pipeline/tasks.ts analyseImage). The analysis' own lids are the
- * iris model's, on which the gaze reads wrong (shared/face-analysis.ts GAZE_ASIDE).
+ * How the photo's largest face will show in the video, read on the face cut out and turned frontal as
+ * loadPersonFace prepares it, for the photo's analysis on arrival (pipeline/tasks.ts analyseImage); undefined
+ * when the photo has no face:
+ * - `gaze`: where its eyes will look (eyeGaze on the mesh's own lids), undefined when too shut to read. The
+ *   analysis' own lids are the iris model's, on which the gaze reads wrong (shared/face-analysis.ts GAZE_ASIDE).
+ * - `hiddenShare`: the share of the face the turn takes from the other side because the photo hides it
+ *   (frontal-face.ts mirroredShare; shared/face-analysis.ts TURNED_AWAY_HIDDEN_SHARE).
  */
-export async function photoGaze(engine: FaceEngine, photo: Photo): Promise<number | undefined> {
+export async function photoFacing(engine: FaceEngine, photo: Photo): Promise<{ gaze: number | undefined; hiddenShare: number } | undefined> {
   const faces = (await engine.detect(photo, { mesh: true, maxFaces: 10 })).filter((face) => face.landmarks);
   const face = faces.sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3])[0];
   if (!face) return undefined;
-  const { planes, landmarks, width, height } = await frontalCut(engine, photo, face.landmarks!);
-  return eyeGaze((x, y) => planes.y[y * width + x]!, width, height, landmarks);
+  const { planes, landmarks, width, height, hiddenShare } = await frontalCut(engine, photo, face.landmarks!);
+  return { gaze: eyeGaze((x, y) => planes.y[y * width + x]!, width, height, landmarks), hiddenShare };
 }
 
 /**
