@@ -20,15 +20,19 @@ export const FACE_ANALYSIS_MESSAGES = {
 export const TURNED_AWAY_YAW_DEGREES = 25;
 
 /**
- * …or whose face, turned frontal for the video (server/pipeline/render/frontal-face.ts), has at least this
- * share taken from its other side because the photo hides it: Human's yaw misses a turn that comes with a
- * tilt or a look down. Measured on face-api's demo photos (the largest face): sample1 0.31 and sample4 0.30
- * (turned about a third of the way, yaw 19°: their videos are the weakest, sample4's a blurred mask that
- * face-api's detector finds in 1 of 16 frames on the talking man, decision 014), sample2 0.22 (tilted and
- * looking down), sample6 0.14, sample3 0.08, sample5 0; the portrait 0.03; stills of both talking clips (the
- * woman at the camera and glancing aside) 0-0.01.
+ * …or whose head is turned at least TURNED_AWAY_MIN_YAW_DEGREES and whose face, turned frontal for the video
+ * (server/pipeline/render/frontal-face.ts), has at least this share taken from its other side because the
+ * photo hides it: Human's yaw reads a turn that comes with a look down as less than it is. Measured on
+ * face-api's demo photos (the largest face; share, yaw): sample1 0.31, 19° and sample4 0.30, 19° (turned
+ * about a third of the way: their videos are the weakest, sample4's a blurred mask that face-api's detector
+ * finds in 1 of 16 frames on the talking man, decision 014); sample2 0.22, 8° (tilted and looking down, not
+ * turned: cut to her face 0.25, so the share alone would call her turned), sample6 0.14, 13°, sample3 0.08,
+ * 11°, sample5 0, 4°; the portrait 0.03, 0°, blurred 0.12; stills of both talking clips 0-0.01, 0-3°. The
+ * other two women of sample1, in three-quarter view and tilted, read 0.34, 11° and 0.28, 14°: not warned. The
+ * share also counts what a look down foreshortens on both sides (sample2), so it does not stand alone.
  */
 export const TURNED_AWAY_HIDDEN_SHARE = 0.25;
+export const TURNED_AWAY_MIN_YAW_DEGREES = 15;
 
 /**
  * Whether a face is turned so far that much of it is hidden (a warning, not a refusal), from its recorded
@@ -37,8 +41,9 @@ export const TURNED_AWAY_HIDDEN_SHARE = 0.25;
  */
 export function isTurnedAway(pose: unknown, hiddenShare?: unknown): boolean {
   const yaw = (pose as { yaw?: unknown } | undefined)?.yaw;
-  if (typeof hiddenShare === 'number' && hiddenShare >= TURNED_AWAY_HIDDEN_SHARE) return true;
-  return typeof yaw === 'number' && Math.abs(yaw) >= TURNED_AWAY_YAW_DEGREES;
+  if (typeof yaw !== 'number') return false;
+  const hidden = typeof hiddenShare === 'number' && hiddenShare >= TURNED_AWAY_HIDDEN_SHARE;
+  return Math.abs(yaw) >= TURNED_AWAY_YAW_DEGREES || (hidden && Math.abs(yaw) >= TURNED_AWAY_MIN_YAW_DEGREES);
 }
 
 /**

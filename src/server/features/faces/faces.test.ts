@@ -146,14 +146,17 @@ describe.each(databases)('face images and face videos API on $name', (testDataba
     it('says so of a face turned a third of the way that Human reads as barely turned, by how much of it the video must fill in', async () => {
       const m = await memberWithPerson(t);
       // sample4's largest face is turned about a third of the way and looks down: Human's yaw reads 19°, but a
-      // third of her face, turned frontal, comes from its other side. sample3's is turned a little (8 %).
+      // third of her face, turned frontal, comes from its other side. sample3's is turned a little (8 % of it
+      // hidden); sample2's woman, cut to her face, is tilted and looks down, not turned (a quarter hidden, 8°).
       for (const file of ['sample4.jpg', 'sample3.jpg']) {
         const { faces } = await t.pipeline.run('analyseImage', { file: path.join(FACE_API_DEMO, file) });
         expect(Math.abs(faces[0]!.pose.yaw), file).toBeLessThan(TURNED_AWAY_YAW_DEGREES);
       }
+      const tilted = await sharp(path.join(FACE_API_DEMO, 'sample2.jpg')).extract({ left: 1250, top: 0, width: 600, height: 650 }).jpeg().toBuffer();
       const turned = await addImage(m, { name: 'Turned', imageData: dataUrl(readFileSync(path.join(FACE_API_DEMO, 'sample4.jpg')), 'image/jpeg') });
       const slightly = await addImage(m, { name: 'Slightly turned', imageData: dataUrl(readFileSync(path.join(FACE_API_DEMO, 'sample3.jpg')), 'image/jpeg') });
-      expect([turned.turnedAway, slightly.turnedAway]).toEqual([true, false]);
+      const down = await addImage(m, { name: 'Tilted', imageData: dataUrl(tilted, 'image/jpeg') });
+      expect([turned.turnedAway, slightly.turnedAway, down.turnedAway]).toEqual([true, false, false]);
       const listed = await imagesOf(m);
       expect(listed.map((image) => [image.name, image.turnedAway])).toEqual(expect.arrayContaining([['Turned', true], ['Slightly turned', false]]));
     }, 60_000);
