@@ -23,13 +23,15 @@ export const TURNED_AWAY_YAW_DEGREES = 25;
  * …or whose head is turned at least TURNED_AWAY_MIN_YAW_DEGREES and whose face, turned frontal for the video
  * (server/pipeline/render/frontal-face.ts), has at least this share taken from its other side because the
  * photo hides it: Human's yaw reads a turn that comes with a look down as less than it is. Measured on
- * face-api's demo photos (the largest face; share, yaw): sample1 0.31, 19° and sample4 0.30, 19° (turned
+ * face-api's demo photos (the largest face; share, yaw): sample1 0.33, 19° and sample4 0.32, 19° (turned
  * about a third of the way: their videos are the weakest, sample4's a blurred mask that face-api's detector
- * finds in 1 of 16 frames on the talking man, decision 014); sample2 0.22, 8° (tilted and looking down, not
- * turned: cut to her face 0.25, so the share alone would call her turned), sample6 0.14, 13°, sample3 0.08,
- * 11°, sample5 0, 4°; the portrait 0.03, 0°, blurred 0.12; stills of both talking clips 0-0.01, 0-3°. The
- * other two women of sample1, in three-quarter view and tilted, read 0.34, 11° and 0.28, 14°: not warned. The
- * share also counts what a look down foreshortens on both sides (sample2), so it does not stand alone.
+ * finds in 1 of 16 frames on the talking man, decision 014); sample2 0.20, 8° (tilted and looking down, not
+ * turned: cut to her face 0.28, so the share alone would call her turned), sample6 0.13, 13°, sample3 0.07,
+ * 11°, sample5 0, 4°; the portrait 0.03, 0°; stills of both talking clips 0-0.01, 0-3° (each eye and brow
+ * taken whole from one side since decision 014's twenty-fifth part; before it, 0.31, 0.30, 0.22 and 0.25,
+ * 0.14, 0.08, and blurred 0.12). The other two women of sample1, in three-quarter view and tilted, read 0.34,
+ * 11° and 0.28, 14° before it: not warned. The share also counts what a look down foreshortens on both sides
+ * (sample2), so it does not stand alone.
  */
 export const TURNED_AWAY_HIDDEN_SHARE = 0.25;
 export const TURNED_AWAY_MIN_YAW_DEGREES = 15;
@@ -99,8 +101,9 @@ export const SAME_PERSON_COSINE = 0.6;
  * (FACE_ANALYSIS_MESSAGES.looksAside, read on its face turned frontal: render/person-face.ts photoFacing). Measured
  * on the face turned frontal as the render pastes it (loadPersonFace, on talking-woman.mp4: every 27th frame and the crops face training takes): at
  * the camera −0.08 to 0.05 (17 images), glancing aside −0.21 to −0.19 and 0.21 (6); face-api's demo photos
- * 0.02–0.10, but sample1 0.16 (her head turned, her eyes on the camera: turned frontal, her eyes look
- * aside). Only on the mesh's own lids: on the lids Human's iris model redraws (the rest of the photo's
+ * −0.11 to 0.10, but sample1 0.16 (her head turned, her eyes on the camera: turned frontal, her eyes look
+ * aside; 0.14 while her far eye was mixed with the mirror's, before decision 014's twenty-fifth part) and
+ * sample2 0.16 with her eyes shut (shut eyes are not said to look aside: faces service `looksAside`). Only on the mesh's own lids: on the lids Human's iris model redraws (the rest of the photo's
  * analysis, face-engine.ts `analyse`), a frame glancing aside read −0.07 and one at the camera −0.14.
  */
 export const GAZE_ASIDE = 0.15;

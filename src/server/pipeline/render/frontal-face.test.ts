@@ -6,8 +6,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
 import { FRONTAL, type MeshTopology, forEachPixelIn, frontalise, headAxes, meshTopology } from './frontal-face';
-import { LOWER_INNER_LIP, type Point, UPPER_INNER_LIP, insidePolygon, pick } from './landmarks';
-import { rgbToYuvPlanes } from './yuv';
+import { EYE_CONTOURS, LOWER_INNER_LIP, type Point, UPPER_INNER_LIP, grownHull, insidePolygon, pick } from './landmarks';
+import { rgbToYuvPlanes, sampleBilinear } from './yuv';
 
 const SAMPLES = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
 
@@ -127,6 +127,35 @@ describe('frontalise', () => {
       const far = photo[0]! < photo[1]! ? 0 : 1;
       // The photo's sides differ by 39 and 56 levels; the far side keeps its light within 0.4 of that.
       expect(Math.abs(frontal[far]! - photo[far]!)).toBeLessThan(0.4 * Math.abs(photo[1]! - photo[0]!));
+    }
+  });
+
+  it('takes each eye whole from one side: none of it mixes the photo’s own eye with the mirror’s', async () => {
+    // sample2's far eye (shown 0.77 by the mesh points' shares), sample1's and sample4's (0.60): where a pixel
+    // mixed the two sides by its share, sample2's far eye had two eyeliner wings, one a grey ghost down her
+    // cheek. Every pixel of a triangle inside an eye's hull must be the photo's own pixel carried by the turn.
+    const mesh = meshTopology(engine.meshReference!());
+    for (const name of ['sample2', 'sample1', 'sample4']) {
+      const face = await largestFace(name);
+      const turned = frontalise(face.planes, face.width, face.height, face.landmarks, mesh);
+      expect(turned.mirroredShare).toBeGreaterThan(0.1);
+      for (const eye of EYE_CONTOURS) {
+        const hull = grownHull(pick(turned.landmarks, eye), FRONTAL.featureReach.eye);
+        let pixels = 0;
+        let own = 0;
+        for (let t = 0; t < mesh.triangles.length / 3; t++) {
+          const corners = [0, 1, 2].map((k) => mesh.triangles[3 * t + k]!);
+          if (!corners.every((i) => insidePolygon(hull, turned.landmarks[i]![0]!, turned.landmarks[i]![1]!))) continue;
+          const [pa, pb, pc] = corners.map((i) => face.landmarks[i]!);
+          forEachPixelIn(turned.landmarks[corners[0]!]!, turned.landmarks[corners[1]!]!, turned.landmarks[corners[2]!]!, face.width, face.height, (x, y, la, lb, lc) => {
+            const photo = sampleBilinear(face.planes.y, face.width, face.height, la * pa![0]! + lb * pb![0]! + lc * pc![0]! - 0.5, la * pa![1]! + lb * pb![1]! + lc * pc![1]! - 0.5);
+            pixels++;
+            if (Math.abs(turned.planes.y[y * face.width + x]! - photo) < 0.5) own++;
+          });
+        }
+        expect(pixels).toBeGreaterThan(150);
+        expect(own / pixels).toBeGreaterThan(0.99);
+      }
     }
   });
 

@@ -2,11 +2,12 @@
 // mesh's 3-D points give the head's axes; each mesh triangle of the photo is warped to where it lies once
 // the head is turned frontal (the person's own shape, only the pose removed); triangles the photo shows
 // foreshortened or hidden (the far cheek of a turned head) are filled from their mirror triangle on the
-// other side of the face, in this side's light (a lamp on one side stays on that side). Done once per
+// other side of the face, in this side's light (a lamp on one side stays on that side); an eye or a brow
+// comes whole from one side, never half from each (wholeFeatures). Done once per
 // render, on the person's cut-out, before the mask and the light are measured, so the rest of the
 // renderer sees a frontal face.
 import { BLACK } from './face-light';
-import { FACE_OVAL, LOWER_INNER_LIP, UPPER_INNER_LIP, pick } from './landmarks';
+import { BROWS, EYE_CONTOURS, FACE_OVAL, LOWER_INNER_LIP, UPPER_INNER_LIP, grownHull, insidePolygon, pick } from './landmarks';
 import { boxBlur, fillPolygon } from './planes';
 import { sampleBilinear } from './yuv';
 
@@ -128,6 +129,8 @@ export const FRONTAL = {
   lightRadius: 0.08,
   /** …and its brightness scaled by at most this either way (past it the two sides' light is a poor guess). */
   maxRelight: 1.6,
+  /** An eye, or a brow, is taken whole from one side over its hull grown by this (wholeFeatures): an eye's reaches its liner's wing. */
+  featureReach: { eye: 1.5, brow: 1.3 },
 } as const;
 
 type Planes = { y: Float32Array; u: Float32Array; v: Float32Array };
@@ -222,6 +225,7 @@ export function frontalise(planes: Planes, width: number, height: number, meshPo
     }
   }
   for (let i = 0; i < pointShare.length; i++) pointShare[i] = pointTriangles[i]! ? pointShare[i]! / pointTriangles[i]! : 1;
+  wholeFeatures(pointShare, frontal);
 
   const out: Planes = { y: Float32Array.from(planes.y), u: Float32Array.from(planes.u), v: Float32Array.from(planes.v) };
   // The photo's light, for the mirrored pixels: worked out when the first one is.
@@ -264,6 +268,30 @@ export function frontalise(planes: Planes, width: number, height: number, meshPo
     });
   }
   return { planes: out, landmarks: frontal, turnDegrees, mirroredShare: pixels ? mirrored / pixels : 0 };
+}
+
+/**
+ * Each eye, and each brow, comes whole from one side: the photo's own when it shows the feature at least
+ * half (the mean share of its points), else the mirror's, over the feature's hull grown by
+ * FRONTAL.featureReach. A mix showed both sides' features at once, each half there, where the mirror's do
+ * not fall exactly on the photo's own (sample2's far eye: two eyeliner wings and two brow tails, one of
+ * each a grey ghost). The eye and its brow are decided apart: a turn hides the brow's tail and the temple
+ * first (sample1 and sample4 show their far eyes 0.60, their brows 0.32), and a mirrored eye looks the
+ * mirrored way (sample1's far eye would have looked away from the other). Round the hulls the share still
+ * changes smoothly, over skin.
+ */
+function wholeFeatures(pointShare: Float32Array, frontal: number[][]) {
+  const decided = new Map<number, number>();
+  for (const [features, reach] of [[EYE_CONTOURS, FRONTAL.featureReach.eye], [BROWS, FRONTAL.featureReach.brow]] as const) {
+    for (const feature of features) {
+      const own = feature.reduce((sum, i) => sum + pointShare[i]!, 0) / feature.length >= 0.5 ? 1 : 0;
+      const hull = grownHull(pick(frontal, feature), reach);
+      frontal.forEach(([x, y], i) => {
+        if (!decided.has(i) && insidePolygon(hull, x!, y!)) decided.set(i, own);
+      });
+    }
+  }
+  for (const [i, own] of decided) pointShare[i] = own;
 }
 
 /**

@@ -19,6 +19,16 @@ export const EYE_CONTOURS = [
   [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246],
   [362, 382, 381, 380, 374, 373, 390, 249, 263, 466, 388, 387, 386, 385, 384, 398],
 ] as const;
+/** Each brow (left, then right), round its outline. */
+export const BROWS = [
+  [70, 63, 105, 66, 107, 55, 65, 52, 53, 46],
+  [336, 296, 334, 293, 300, 276, 283, 282, 295, 285],
+] as const;
+/** Each eye with its brow (left, then right). */
+export const EYES_WITH_BROWS = [
+  [...BROWS[0], ...EYE_CONTOURS[0]],
+  [...BROWS[1], ...EYE_CONTOURS[1]],
+] as const;
 /** Inner lip contour, upper (left corner → right corner) and lower. */
 export const UPPER_INNER_LIP = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308] as const;
 export const LOWER_INNER_LIP = [78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308] as const;
@@ -112,4 +122,22 @@ export function insidePolygon(polygon: readonly Point[], x: number, y: number): 
     if (yi > y !== yj > y && x < xi + ((y - yi) / (yj - yi)) * (xj - xi)) odd = !odd;
   }
   return odd;
+}
+
+/** The convex hull of the points (monotone chain), grown from its centre by `scale`. */
+export function grownHull(points: Point[], scale: number): Point[] {
+  const sorted = [...points].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  const cross = (o: Point, a: Point, b: Point) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const half = (list: Point[]) => {
+    const hull: Point[] = [];
+    for (const p of list) {
+      while (hull.length >= 2 && cross(hull[hull.length - 2]!, hull[hull.length - 1]!, p) <= 0) hull.pop();
+      hull.push(p);
+    }
+    hull.pop();
+    return hull;
+  };
+  const hull = [...half(sorted), ...half([...sorted].reverse())];
+  const centre = hull.reduce<Point>((sum, [x, y]) => [sum[0] + x / hull.length, sum[1] + y / hull.length], [0, 0]);
+  return hull.map(([x, y]): Point => [centre[0] + (x - centre[0]) * scale, centre[1] + (y - centre[1]) * scale]);
 }

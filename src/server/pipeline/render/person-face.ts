@@ -8,7 +8,7 @@ import type { FaceEngine } from '../face-engine';
 import { eyeGaze, eyeOpening, irisPositions } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
-import { EYE_CONTOURS, FACE_OVAL, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, pick } from './landmarks';
+import { EYE_CONTOURS, FACE_OVAL, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, EYES_WITH_BROWS, grownHull, pick } from './landmarks';
 import { boxBlur, fillPolygon } from './planes';
 import { rgbToYuvPlanes, sampleBilinear } from './yuv';
 
@@ -200,32 +200,13 @@ export function colourFigures(planes: { y: ArrayLike<number>; u: ArrayLike<numbe
 
 /** Features that stay the person's whatever their colour: each eye with its brow, the nose, the lips. */
 const FEATURES = [
-  [70, 63, 105, 66, 107, 55, 65, 52, 53, 46, ...EYE_CONTOURS[0]],
-  [336, 296, 334, 293, 300, 276, 283, 282, 295, 285, ...EYE_CONTOURS[1]],
+  ...EYES_WITH_BROWS,
   [168, 6, 197, 195, 5, 4, 1, 19, 94, 2, 98, 97, 326, 327, 129, 358, 64, 294],
   OUTER_LIPS,
 ] as const;
 
 /** U and V of a grey (no tint). */
 const NEUTRAL = 128;
-
-/** The convex hull of the points (monotone chain), grown from its centre by `scale`. */
-function grownHull(points: Point[], scale: number): Point[] {
-  const sorted = [...points].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
-  const cross = (o: Point, a: Point, b: Point) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-  const half = (list: Point[]) => {
-    const hull: Point[] = [];
-    for (const p of list) {
-      while (hull.length >= 2 && cross(hull[hull.length - 2]!, hull[hull.length - 1]!, p) <= 0) hull.pop();
-      hull.push(p);
-    }
-    hull.pop();
-    return hull;
-  };
-  const hull = [...half(sorted), ...half([...sorted].reverse())];
-  const centre = hull.reduce<Point>((sum, [x, y]) => [sum[0] + x / hull.length, sum[1] + y / hull.length], [0, 0]);
-  return hull.map(([x, y]): Point => [centre[0] + (x - centre[0]) * scale, centre[1] + (y - centre[1]) * scale]);
-}
 
 /** 1 inside the eyes with their brows, the nose and the lips (their hulls grown by `scale`). */
 function featureMask(width: number, height: number, landmarks: number[][], scale: number): Float32Array {
