@@ -276,7 +276,7 @@ export function frontalise(planes: Planes, width: number, height: number, meshPo
  * FRONTAL.featureReach. A mix showed both sides' features at once, each half there, where the mirror's do
  * not fall exactly on the photo's own (sample2's far eye: two eyeliner wings and two brow tails, one of
  * each a grey ghost). The eye and its brow are decided apart: a turn hides the brow's tail and the temple
- * first (sample1 and sample4 show their far eyes 0.60, their brows 0.32), and a mirrored eye looks the
+ * first (sample1 and sample4 show their far eyes 0.60, their brows 0.32-0.33), and a mirrored eye looks the
  * mirrored way (sample1's far eye would have looked away from the other). Round the hulls the share still
  * changes smoothly, over skin.
  */
