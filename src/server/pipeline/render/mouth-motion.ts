@@ -8,7 +8,7 @@
 // actor's own mouth (face-paste.ts): the person's own parted lips too, so a smiling photo's teeth never
 // show above the actor's (one mouth, not two). The person's own face shape is untouched elsewhere.
 import { mouthOpening } from '../face-engine';
-import { CHIN, FOREHEAD, LOWER_INNER_LIP, LOWER_LIP_CENTRE, LOWER_LIP_OUTER, MOUTH_CORNERS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, pick } from './landmarks';
+import { CHIN, FOREHEAD, LOWER_INNER_LIP, LOWER_LIP_CENTRE, MOUTH_CORNERS, OUTER_LIPS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, pick } from './landmarks';
 import type { PersonFace } from './person-face';
 
 export const MOUTH = {
@@ -25,14 +25,19 @@ export const MOUTH = {
    * such a mouth at the actor's rest.
    */
   closedOpening: 0.01,
-  /** Closed lips overlap by this share of each column's gap (teeth showed as a white seam without it). */
-  closeOverlap: 0.15,
-  /** A pixel below the lower inner lip is a tooth while it is lighter than the lower lip by this much (Y)… */
+  /**
+   * Closed lips overlap by this share of the face's height (about a pixel of the 320-pixel cut-out), so no
+   * hairline of what lay between them shows. It was 15 % of each column's gap, for the teeth the mesh
+   * leaves above its upper inner lip on a toothy smile (sample6); those are now found by colour
+   * (insideBeyond), and on a wide gap the 15 % rose over a thin upper lip and hid it (sample5, sample3).
+   */
+  closeOverlap: 0.003,
+  /** A pixel beyond a lip's inner edge is a tooth while it is lighter than that lip by this much (Y)… */
   teethLighter: 5,
   /** …and less red by this much (V). */
   teethLessRed: 2,
   /**
-   * A pixel there darker than the lower lip by this much (Y) is the mouth's dark inside: a mouth open in
+   * A pixel there darker than that lip by this much (Y) is the mouth's dark inside: a mouth open in
    * speech is dark at its corners below the mesh's inner lips (face-api's sample5), and closed from the
    * mesh's curves it kept them as dark hooks at the corners of the seam, a frown.
    */
@@ -80,9 +85,9 @@ const softEdge = (inside: number) => Math.max(0, Math.min(1, inside / 2));
 export type MouthSample = [number, number, number, number, number];
 
 /**
- * `person`: the image's mesh and, when given, its picture (Y and V), in which the lower teeth and the dark
- * inside that the mesh leaves below its lower inner lip are found, so that closing covers them too
- * (insideBelow).
+ * `person`: the image's mesh and, when given, its picture (Y and V), in which the teeth and the dark
+ * inside that the mesh leaves beyond its inner lips are found, so that closing covers them too and the
+ * lips meet at their own edges (insideBeyond).
  */
 export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>): MouthMotion {
   const lm = person.landmarks;
@@ -115,14 +120,17 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
   // The outer corners close both curves: the mesh's inner corners can fall short of a wide smile's.
   const upperInner = lipCurve(pick(lm, [...MOUTH_CORNERS, ...UPPER_INNER_LIP]).map(toMouth));
   const lowerInner = lipCurve(pick(lm, [...MOUTH_CORNERS, ...LOWER_INNER_LIP]).map(toMouth));
-  const below = insideBelow(person, (u, v) => [ox + u * ax + v * nx, oy + u * ay + v * ny], halfWidth, lowerInner);
+  const toPicture = (u: number, v: number): [number, number] => [ox + u * ax + v * nx, oy + u * ay + v * ny];
+  const below = insideBeyond(person, toPicture, halfWidth, lowerInner, lipCurve(pick(lm, OUTER_LIPS.slice(0, 11)).map(toMouth)), 1);
+  const above = insideBeyond(person, toPicture, halfWidth, upperInner, lipCurve(pick(lm, [...OUTER_LIPS.slice(10), OUTER_LIPS[0]]).map(toMouth)), -1);
+  const overlap = MOUTH.closeOverlap * faceHeight;
   let rest = Infinity;
   let open = 0;
   let extra = 0;
   // The region `source` moves: u in (−reach, reach), v in (top, fadeEnd), where top is 0 (the upper lip's
   // inner edge mid-mouth) or, closing, the highest point of the lower inner lip (a smile's corners curve
-  // up above it); its corners' box and a pixel more.
-  const top = Math.min(0, ...lowerInner.vs);
+  // up above it) or of the teeth above the upper one, with the overlap; its corners' box and a pixel more.
+  const top = Math.min(0, ...lowerInner.vs, ...Array.from(upperInner.vs, (v, i) => v - above(upperInner.us[i]!))) - overlap;
   const corners = [[-reach, top], [reach, top], [-reach, fadeEnd], [reach, fadeEnd]].map(([u, v]) => [ox + u! * ax + v! * nx, oy + u! * ay + v! * ny]);
   const bounds = Float64Array.from([
     Math.min(...corners.map(([x]) => x!)) - 1,
@@ -166,13 +174,18 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
         // to nothing there but its teeth reach below the curve (held to the column's gap, they stayed as a
         // white fleck: sample6), and a mouth open in speech is dark there (sample5).
         const bottom = lowerEdge + below(u);
-        // A little past the upper lip's inner edge: on a toothy smile the mesh draws it a pixel or two low.
+        // Up to the upper lip's own edge: on a toothy smile the mesh draws it a pixel or two low, on the teeth.
+        const lipTop = upperEdge - above(u);
+        const gap = Math.max(0, bottom - lipTop);
+        // The seam, and the overlap, fade out where the gap narrows towards the corners: a pixel's overlap
+        // beside none at the corner's last column moved the skin below it as a line down the chin.
+        const full = Math.min(1, gap / (MOUTH.seamFullGap * faceHeight));
         const closing = -extra / ownGap;
-        const rise = closing * Math.max(0, bottom - upperEdge) * (1 + MOUTH.closeOverlap);
+        const rise = closing * (gap + overlap * full);
         const from = bottom - rise;
         if (rise <= 0) return 0;
         const seamWidth = MOUTH.seamWidth * faceHeight;
-        out[4] = closing * Math.max(0, 1 - Math.abs(v - from) / seamWidth) * Math.min(1, (bottom - upperEdge) / (MOUTH.seamFullGap * faceHeight));
+        out[4] = closing * Math.max(0, 1 - Math.abs(v - from) / seamWidth) * full;
         if (v < from) return 0;
         const shift = rise * Math.max(0, Math.min(1, (fadeEnd - v) / Math.max(1, fadeEnd - from)));
         out[0] = px + shift * nx;
@@ -215,7 +228,7 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
  * undefined outside them. Called for every pixel of the mouth in every frame, so the points are packed and
  * the segment of the last call is where the search starts (neighbouring pixels share it).
  */
-function lipCurve(points: (readonly [number, number])[]): ((u: number) => number | undefined) & { vs: Float64Array } {
+function lipCurve(points: (readonly [number, number])[]): ((u: number) => number | undefined) & { us: Float64Array; vs: Float64Array } {
   const sorted = [...points].sort((a, b) => a[0] - b[0]);
   const us = Float64Array.from(sorted, ([u]) => u);
   const vs = Float64Array.from(sorted, ([, v]) => v);
@@ -228,44 +241,55 @@ function lipCurve(points: (readonly [number, number])[]): ((u: number) => number
     while (us[i + 1]! < u) i++;
     return vs[i]! + ((u - us[i]!) / Math.max(1e-6, us[i + 1]! - us[i]!)) * (vs[i + 1]! - vs[i]!);
   };
-  return Object.assign(at, { vs });
+  return Object.assign(at, { us, vs });
 }
 
 /**
- * How far below the mesh's lower inner lip the lower teeth, or the mouth's dark inside, reach, per column
- * u across the mouth (person pixels; 0 without the picture): on a wide smile the mesh draws that lip along
- * the lower teeth's top edge (face-api's sample3: 7 pixels of teeth below it in a 320-pixel face), and a
- * mouth closed from there kept them as a white seam; a mouth open in speech keeps its dark inside below
- * the mesh's curves at its corners (sample5). Teeth are lighter and less red than the lower lip, the inside
- * far darker; the lip's colour is taken at the middle of the lower lip (between its inner and outer
- * edges), and the search goes no further than that middle.
+ * How far beyond a lip's inner edge, into the lip, the teeth or the mouth's dark inside reach, per column u
+ * across the mouth (person pixels; 0 without the picture). `side` 1: down from the lower inner lip; on a
+ * wide smile the mesh draws that lip along the lower teeth's top edge (face-api's sample3: 7 pixels of
+ * teeth below it in a 320-pixel face), and a mouth closed from there kept them as a white seam; a mouth
+ * open in speech keeps its dark inside below the mesh's curves at its corners (sample5). `side` −1: up from
+ * the upper inner lip, which the mesh draws a pixel or two low on a toothy smile (sample6). Teeth are
+ * lighter and less red than the lip, the inside far darker. The lip is taken at its middle, between its
+ * inner edge and its outer one (`outerAt`), and the search goes no further. Teeth are told from the lip
+ * in the same column: a lamp on one side of the mouth made sample3's upper lip bluer and lighter there
+ * than mid-mouth, and it read as teeth against the mid-mouth colour. The dark inside is told from the lip
+ * mid-mouth, or the column's where that is lighter: towards the corners the lip's own middle is in the
+ * mouth's shade (sample5), and against it the dark corners were lip, kept as hooks along the seam.
  */
-function insideBelow(
-  person: Pick<PersonFace, 'landmarks'> & Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>,
+function insideBeyond(
+  person: Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>,
   toPicture: (u: number, v: number) => [number, number],
   halfWidth: number,
-  lowerEdgeAt: (u: number) => number | undefined,
+  edgeAt: (u: number) => number | undefined,
+  outerAt: (u: number) => number | undefined,
+  side: 1 | -1,
 ): (u: number) => number {
-  const { landmarks: lm, y, v: chroma, width, height } = person;
+  const { y, v: chroma, width, height } = person;
   if (!y || !chroma || !width || !height) return () => 0;
   const at = (plane: Float32Array, [x, yy]: [number, number]) => plane[Math.min(height - 1, Math.max(0, Math.round(yy - 0.5))) * width + Math.min(width - 1, Math.max(0, Math.round(x - 0.5)))]!;
-  const inner = lm[LOWER_LIP_CENTRE]!;
-  const outer = lm[LOWER_LIP_OUTER]!;
-  const lipMiddle: [number, number] = [(inner[0]! + outer[0]!) / 2, (inner[1]! + outer[1]!) / 2];
-  const lipDepth = Math.hypot(outer[0]! - inner[0]!, outer[1]! - inner[1]!) / 2;
-  const lipY = at(y, lipMiddle);
-  const lipV = at(chroma, lipMiddle);
+  const lipMiddle = (u: number) => {
+    const edge = edgeAt(u);
+    const outer = outerAt(u);
+    return edge === undefined || outer === undefined ? undefined : { edge, depth: Math.abs(outer - edge) / 2, point: toPicture(u, (edge + outer) / 2) };
+  };
+  const midMouth = lipMiddle(0);
+  const midY = midMouth ? at(y, midMouth.point) : 0;
   const columns = Math.max(2, Math.ceil(2 * halfWidth));
   const depths = new Float32Array(columns + 1);
   for (let c = 0; c <= columns; c++) {
     const u = -halfWidth + (2 * halfWidth * c) / columns;
-    const edge = lowerEdgeAt(u);
-    if (edge === undefined) continue;
+    const lip = lipMiddle(u);
+    if (!lip) continue;
+    const lipY = at(y, lip.point);
+    const lipV = at(chroma, lip.point);
+    const darkBelow = Math.max(lipY, midY) - MOUTH.insideDarker;
     let depth = 0;
-    while (depth < lipDepth) {
-      const point = toPicture(u, edge + depth + 0.5);
+    while (depth < lip.depth) {
+      const point = toPicture(u, lip.edge + side * (depth + 0.5));
       const tooth = at(y, point) > lipY + MOUTH.teethLighter && at(chroma, point) < lipV - MOUTH.teethLessRed;
-      if (!tooth && !(at(y, point) < lipY - MOUTH.insideDarker)) break;
+      if (!tooth && !(at(y, point) < darkBelow)) break;
       depth++;
     }
     depths[c] = depth;
