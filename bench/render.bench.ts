@@ -40,7 +40,8 @@
 // Environment: RENDER_BENCH_SPEED=0 skips the speed cases; RENDER_BENCH_EYES=0 turns the eyes' openness off,
 // RENDER_BENCH_GAZE=0 their gaze; RENDER_BENCH_CASES=talking-man:sample5,...
 // picks the quality cases (templates talking-man, talking-woman, portrait-720p25; persons sample1-6 of
-// face-api's demo, woman-clip, woman-blink, woman-glance); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
+// face-api's demo (their largest face; sample5.2 for the second largest, cut out: cropNthFace), woman-clip,
+// woman-blink, woman-glance); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
 // RENDER_BENCH_JITTER_FRAMES consecutive frames for the jitter (90); RENDER_BENCH_ROUNDS speed rounds (2);
 // RENDER_BENCH_JSON=1 prints every figure as JSON after the tables; RENDER_BENCH_KEEP=1 keeps the rendered videos (the
 // folder is printed) for a look at full size.
@@ -360,6 +361,31 @@ async function loadLedPerson(
   console.log(`${name} anchor ${best.rating.figure}`);
   const person = await loadPerson(engine, faceApi, name, file);
   return { ...person, others: [clip.photo, ...(clip.others ?? [])] };
+}
+
+/**
+ * Another person of a group photo: `sample5.2` is the second largest face of face-api's sample5, cut out as a
+ * parent would crop it for a profile (the face's box grown 1.8 times, within the photo), so that it is the
+ * largest face of its own photo (checked: a neighbour's larger face in the cut would be measured instead). The default cases use each photo's largest face; the others (fifteen more
+ * people, each lit and turned their own way) show whether the figures hold beyond the faces tuned on.
+ */
+async function cropNthFace(engine: FaceEngine, name: string, dir: string): Promise<string> {
+  const [photoName, nth] = name.split('.') as [string, string];
+  const image = await sharp(demoPhoto(photoName)).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const faces = (await engine.detect({ data: image.data, width: image.info.width, height: image.info.height }, { maxFaces: 10 })).sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3]);
+  const face = faces[Number(nth) - 1];
+  if (!face) throw new Error(`${photoName} has ${faces.length} faces: no face ${nth}`);
+  const [x, y, w, h] = face.box;
+  const side = Math.min(image.info.width, image.info.height, Math.round(1.8 * Math.max(w, h)));
+  const left = Math.max(0, Math.min(image.info.width - side, Math.round(x + w / 2 - side / 2)));
+  const top = Math.max(0, Math.min(image.info.height - side, Math.round(y + h / 2 - side / 2)));
+  const file = path.join(dir, `${name}.jpg`);
+  await sharp(demoPhoto(photoName)).rotate().extract({ left, top, width: side, height: side }).jpeg({ quality: 95 }).toFile(file);
+  const cut = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const largestInCut = largest(await engine.detect({ data: cut.data, width: side, height: side }, { maxFaces: 10 }));
+  const [cx, cy] = largestInCut ? [largestInCut.box[0] + largestInCut.box[2] / 2 + left, largestInCut.box[1] + largestInCut.box[3] / 2 + top] : [-1, -1];
+  if (Math.abs(cx - (x + w / 2)) > w / 4 || Math.abs(cy - (y + h / 2)) > h / 4) throw new Error(`${name}: the largest face of the cut is not face ${nth}`);
+  return file;
 }
 
 async function loadPerson(engine: FaceEngine, faceApi: FaceApi, name: string, photo = demoPhoto(name)): Promise<Person> {
@@ -771,11 +797,12 @@ export async function benchRender() {
     const faceApi = await loadFaceApi();
     const persons = new Map<string, Person>();
     const personOf = async (name: string) => {
-      if (!/^sample[1-6]$/.test(name) && !['woman-clip', 'woman-blink', 'woman-glance'].includes(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos), woman-clip, woman-blink or woman-glance`);
+      if (!/^sample[1-6](\.[1-9])?$/.test(name) && !['woman-clip', 'woman-blink', 'woman-glance'].includes(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos; sample5.2 is its second largest face), woman-clip, woman-blink or woman-glance`);
       if (!persons.has(name)) {
         if (name === 'woman-clip') persons.set(name, await loadClipPerson(engine, faceApi, dir));
         else if (name === 'woman-blink') persons.set(name, await loadBlinkPerson(engine, faceApi, dir, await personOf('woman-clip')));
         else if (name === 'woman-glance') persons.set(name, await loadGlancePerson(engine, faceApi, dir, await personOf('woman-clip')));
+        else if (name.includes('.')) persons.set(name, await loadPerson(engine, faceApi, name, await cropNthFace(engine, name, dir)));
         else persons.set(name, await loadPerson(engine, faceApi, name));
       }
       return persons.get(name)!;

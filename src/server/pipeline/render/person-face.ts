@@ -4,7 +4,7 @@
 // the photo's own light over bare skin (face-light.ts) with most of the skin's stray tint taken out.
 import sharp from 'sharp';
 import { isEyesClosed } from '../../../shared/face-analysis';
-import type { FaceEngine } from '../face-engine';
+import { type FaceEngine, boxOverlap } from '../face-engine';
 import { eyeGaze, eyeOpening, irisPositions } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
@@ -475,7 +475,7 @@ async function frontalCut(
  *   (frontal-face.ts mirroredShare; shared/face-analysis.ts TURNED_AWAY_HIDDEN_SHARE).
  */
 export async function photoFacing(engine: FaceEngine, photo: Photo): Promise<{ gaze: number | undefined; hiddenShare: number } | undefined> {
-  const faces = (await engine.detect(photo, { mesh: true, maxFaces: 10 })).filter((face) => face.landmarks);
+  const faces = (await engine.detect(photo, { mesh: true, maxFaces: 10, upright: true })).filter((face) => face.landmarks);
   const face = faces.sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3])[0];
   if (!face) return undefined;
   const { planes, landmarks, width, height, hiddenShare } = await frontalCut(engine, photo, face.landmarks!);
@@ -497,13 +497,13 @@ export async function loadPersonFace(
 ): Promise<PersonFace> {
   const decoded = await sharp(file, { limitInputPixels: 40_000_000 }).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   const photo = { data: decoded.data, width: decoded.info.width, height: decoded.info.height };
-  const faces = (await engine.detect(photo, { mesh: true, maxFaces: 10 })).filter((face) => face.landmarks);
+  const faces = (await engine.detect(photo, { mesh: true, maxFaces: 10, upright: true })).filter((face) => face.landmarks);
   if (faces.length === 0) throw new PersonFaceError('no face was found in the person’s photo');
   const face = faces.sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3])[0]!;
   const points = face.landmarks!;
   // Whether the eyes are shut, on the lids the iris model draws (the mesh alone draws shut lids open). Only
   // for that: the render's mesh stays the mesh's own, whose two eyes are always drawn alike (decision 014).
-  const refined = eyes && measured === undefined ? (await engine.detect(photo, { mesh: true, maxFaces: 10, refineEyes: true })).find((other) => other.landmarks && overlap(other.box, face.box) > 0.5) : undefined;
+  const refined = eyes && measured === undefined ? (await engine.detect(photo, { mesh: true, maxFaces: 10, refineEyes: true, upright: true })).find((other) => other.landmarks && boxOverlap(other.box, face.box) > 0.5) : undefined;
   const opening = measured ?? (refined && eyeOpening(refined.landmarks!));
   const { planes, landmarks, width, height, mesh } = await frontalCut(engine, photo, points);
   // Measured on the face turned frontal, before anything is filled or faded: where its eyes will look in the video.
@@ -673,14 +673,6 @@ function evenLipColour(ownU: Float32Array, ownV: Float32Array, width: number, he
     ownU[i] = ownU[i]! - lips[i]! * pull * (ownU[i]! - meanU);
     ownV[i] = ownV[i]! - lips[i]! * pull * (ownV[i]! - meanV);
   }
-}
-
-/** The share of two boxes' union they both cover. */
-function overlap(a: [number, number, number, number], b: [number, number, number, number]): number {
-  const width = Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]));
-  const height = Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]));
-  const shared = width * height;
-  return shared / Math.max(1, a[2] * a[3] + b[2] * b[3] - shared);
 }
 
 /**
