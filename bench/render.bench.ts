@@ -366,8 +366,9 @@ async function loadLedPerson(
 /**
  * Another person of a group photo: `sample5.2` is the second largest face of face-api's sample5, cut out as a
  * parent would crop it for a profile (the face's box grown 1.8 times, within the photo), so that it is the
- * largest face of its own photo (checked: a neighbour's larger face in the cut would be measured instead). The default cases use each photo's largest face; the others (fifteen more
- * people, each lit and turned their own way) show whether the figures hold beyond the faces tuned on.
+ * largest face of its own photo (checked: a neighbour's larger face in the cut would be measured instead).
+ * The default cases use each photo's largest face; the others (fifteen more people, each lit and turned
+ * their own way) show whether the figures hold beyond the faces tuned on (decision 014, twenty-seventh part).
  */
 async function cropNthFace(engine: FaceEngine, name: string, dir: string): Promise<string> {
   const [photoName, nth] = name.split('.') as [string, string];
