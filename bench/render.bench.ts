@@ -12,8 +12,8 @@
 //   cores × 1000 / CPU ms per frame is the most frames/s all renders together can make here. Every render
 //   is given the photo's eye opening as its analysis on arrival records it, as the app's render job gives it.
 // - Quality cases: ../shared/media/talking-man.mp4 and talking-woman.mp4 (real talkers who turn, blink
-//   and speak) with face-api's demo/sample5.jpg and three photos whose largest face is not frontal or not
-//   evenly lit (see PERSON_PHOTOS); talking-man:woman-clip, a person whose collection comes from a real
+//   and speak) with face-api's demo/sample5.jpg, three photos whose largest face is not frontal or not
+//   evenly lit, an ordinary one, and a head tilted far over (see PERSON_PHOTOS); talking-man:woman-clip, a person whose collection comes from a real
 //   clip (talking-woman.mp4 through the real face-training extraction: loadClipPerson); and
 //   talking-man:woman-blink, the same collection led by a frame where she blinks (loadBlinkPerson), and
 //   talking-man:woman-glance, led by a frame where she glances aside (loadGlancePerson). On each (and on the
@@ -85,6 +85,10 @@ const PERSON_PHOTOS = [
   // window light, long hair down one side of her face. The cases above are the hard ones; this one keeps
   // the figures honest for the photos most parents have.
   'sample6',
+  // A girl laughing with her head on her shoulder (roll 45°), sample1's third face cut out (cropNthFace): a far
+  // tilt drew the mesh on the wrong places (face-engine.ts DetectOptions.upright), and her wide laugh's lower
+  // lip is still drawn on her teeth.
+  'sample1.3',
 ];
 const TALKING = ['talking-man', 'talking-woman'];
 const PORTRAIT_CASE = 'portrait-720p25';
