@@ -442,7 +442,7 @@ export function boxOverlap(a: [number, number, number, number], b: [number, numb
 
 /** The mean distance between two meshes' points, in the first's face height (forehead to chin). */
 function meshDisagreement(a: number[][], b: number[][]): number {
-  const height = Math.hypot(a[10]![0]! - a[152]![0]!, a[10]![1]! - a[152]![1]!);
+  const height = Math.hypot(a[FOREHEAD]![0]! - a[CHIN]![0]!, a[FOREHEAD]![1]! - a[CHIN]![1]!);
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += Math.hypot(a[i]![0]! - b[i]![0]!, a[i]![1]! - b[i]![1]!);
   return sum / a.length / Math.max(1, height);
