@@ -115,7 +115,7 @@ describe('human face engine', () => {
     }
   }, 60_000);
 
-  it('draws the mesh of a head tilted far over on its face, checked upright (a girl laughing, head on her shoulder)', async ({ annotate }) => {
+  it('draws and analyses a head tilted far over on its face, checked upright (a girl laughing, head on her shoulder)', async ({ annotate }) => {
     // face-api's sample1, its third largest face, cut out as a parent crops a profile photo.
     const group = await engine.detect(await picture(sample(1)), { mesh: false, maxFaces: 10 });
     const [x, y, w, h] = [...group].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[2]!.box;
@@ -130,13 +130,13 @@ describe('human face engine', () => {
         const { data, info } = await sharp(cut.data, { raw: { width: side, height: side, channels: 3 } }).rotate(degrees).removeAlpha().raw().toBuffer({ resolveWithObject: true });
         const face = await meshOf({ data, width: info.width, height: info.height });
         // Turned the wrong way her head lies flat, where no face is found.
-        if (!face) return { roll: Infinity, back: [] };
+        if (!face) return { roll: Infinity, back: [], frame: undefined };
         const [cos, sin] = [Math.cos((degrees * Math.PI) / 180), Math.sin((degrees * Math.PI) / 180)];
         const back = face.landmarks!.map(([px, py]) => {
           const [dx, dy] = [px! - info.width / 2, py! - info.height / 2];
           return [side / 2 + dx * cos + dy * sin, side / 2 - dx * sin + dy * cos];
         });
-        return { roll: Math.abs(face.pose!.roll), back };
+        return { roll: Math.abs(face.pose!.roll), back, frame: { data, width: info.width, height: info.height } };
       }),
     );
     const reference = turned.sort((a, b) => a.roll - b.roll)[0]!;
@@ -148,7 +148,19 @@ describe('human face engine', () => {
     // As the box lies, the mesh model fails on her (its eyes on her nose); checked upright, it is on her face.
     expect(off(plain)).toBeGreaterThan(0.12);
     expect(off(upright)).toBeLessThan(0.05);
-  }, 60_000);
+
+    // Her analysis on arrival (who she is, how open her eyes are) is taken on that face too.
+    const uprightAnalysis = largest(await engine.analyse(reference.frame!))!;
+    const [plainAnalysis, checkedAnalysis] = [largest(await engine.analyse(cut))!, largest(await engine.analyse(cut, { upright: true }))!];
+    const likeness = (face: AnalysedFace) => cosineSimilarity(face.embedding, uprightAnalysis.embedding);
+    annotate(
+      `against her face turned upright by hand: embedding cosine as the box lies ${fixed(likeness(plainAnalysis))}, checked upright ${fixed(likeness(checkedAnalysis))}; ` +
+        `eye opening ${fixed(plainAnalysis.eyeOpening)} and ${fixed(checkedAnalysis.eyeOpening)} (by hand ${fixed(uprightAnalysis.eyeOpening)})`,
+    );
+    expect(likeness(checkedAnalysis)).toBeGreaterThan(0.8);
+    expect(Math.abs(checkedAnalysis.eyeOpening - uprightAnalysis.eyeOpening)).toBeLessThan(0.05);
+    expect(Math.abs(checkedAnalysis.pose.roll)).toBeGreaterThan(30);
+  }, 90_000);
 
   it('finds no face in a test pattern', async () => {
     const [frame] = await decodeFrames(['-f', 'lavfi', '-i', 'testsrc=size=960x540:rate=1', '-frames:v', '1'], 960, 540);

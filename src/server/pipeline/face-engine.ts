@@ -73,6 +73,20 @@ export interface AnalysedFace extends DetectedFace {
 export interface AnalyseOptions {
   /** Most faces to return (default: the engine's `maxFaces`). */
   maxFaces?: number;
+  /**
+   * A still photo's mesh, checked on the face turned upright: the mesh model is trained on upright faces,
+   * and Human feeds it the detector's box as it lies (`detector.rotation` off: the renderer's tracking and
+   * every figure measured since were made that way). On a head tilted far over it fails outright: a girl
+   * laughing with her head on her shoulder (face-api's sample1, the third largest face, rolled 45°) had
+   * its eyes drawn on the nose and its mouth on the cheek, and her video showed one eye, a smear and a
+   * mouth across the jaw. With this, the mesh is taken a second time on the face turned upright by the
+   * detector's own eye points (Human's `detector.rotation`), and that mesh is used where the two disagree
+   * by more than UPRIGHT_DISAGREEMENT of the face's height (an outright failure); otherwise the first,
+   * as before. For `analyse`, every figure (pose, embedding, expressions, eyes) is then taken on the upright
+   * mesh's face. Off by default (one more detection, about 0.14 s on a photo; `analyse` analyses again only
+   * a face whose mesh failed).
+   */
+  upright?: boolean;
 }
 
 export interface DetectOptions extends AnalyseOptions {
@@ -86,18 +100,6 @@ export interface DetectOptions extends AnalyseOptions {
    * runs the mesh alone, and its points must not change model from one frame to the next.
    */
   refineEyes?: boolean;
-  /**
-   * A still photo's mesh, checked on the face turned upright: the mesh model is trained on upright faces,
-   * and Human feeds it the detector's box as it lies (`detector.rotation` off: the renderer's tracking and
-   * every figure measured since were made that way). On a head tilted far over it fails outright: a girl
-   * laughing with her head on her shoulder (face-api's sample1, the third largest face, rolled 45°) had
-   * its eyes drawn on the nose and its mouth on the cheek, and her video showed one eye, a smear and a
-   * mouth across the jaw. With this, the mesh is taken a second time on the face turned upright by the
-   * detector's own eye points (Human's `detector.rotation`), and that mesh is used where the two disagree
-   * by more than UPRIGHT_DISAGREEMENT of the face's height (an outright failure); otherwise the first,
-   * as before. Off by default (one more detection, about 0.14 s on a photo).
-   */
-  upright?: boolean;
 }
 
 /**
@@ -448,6 +450,16 @@ function meshDisagreement(a: number[][], b: number[][]): number {
   return sum / a.length / Math.max(1, height);
 }
 
+/**
+ * The face of `upright` (the same photo's faces meshed turned upright) that stands for `face` when the mesh
+ * of `face` failed as its box lay: they overlap, and their meshes disagree by more than
+ * UPRIGHT_DISAGREEMENT (DetectOptions.upright); undefined when it did not fail.
+ */
+function uprightIfFailed<T extends DetectedFace>(face: DetectedFace, upright: T[]): T | undefined {
+  const turned = upright.find((other) => other.landmarks && boxOverlap(other.box, face.box) > 0.5);
+  return face.landmarks && turned && meshDisagreement(face.landmarks, turned.landmarks!) > UPRIGHT_DISAGREEMENT ? turned : undefined;
+}
+
 /** Human on tfjs + WebAssembly: face detector, mesh and, for `analyse`, faceres and the expression model. Load once, reuse. */
 export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}): Promise<FaceEngine> {
   const { maxFaces = 3, minScore = 0.5, mesh: meshByDefault = true, preloadAnalysis = false } = options;
@@ -538,6 +550,18 @@ export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}
     return detected;
   }
 
+  function toAnalysedFace(frame: Frame, face: FaceResult): AnalysedFace {
+    const detected = toDetectedFace(frame, face, true);
+    return {
+      ...(detected as Required<DetectedFace>),
+      embedding: normaliseEmbedding(face.embedding),
+      expressions: expressionScores(face),
+      sharpness: faceSharpness(frame, detected.box),
+      detailRatio: faceDetailRatio(frame, detected.box),
+      eyeOpening: eyeOpening(detected.landmarks!),
+    };
+  }
+
   function enqueue<T>(work: () => Promise<T>): Promise<T> {
     if (closed) return Promise.reject(new Error('face engine is closed'));
     const run = queue.then(work);
@@ -553,29 +577,24 @@ export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}
         const faces = (await detectNow(frame, mesh, false, detectOptions.maxFaces, detectOptions.refineEyes)).map((face) => toDetectedFace(frame, face, mesh));
         if (!mesh || !detectOptions.upright) return faces;
         const upright = (await detectNow(frame, mesh, false, detectOptions.maxFaces, detectOptions.refineEyes, true)).map((face) => toDetectedFace(frame, face, mesh));
-        return faces.map((face) => {
-          const turned = upright.find((other) => other.landmarks && boxOverlap(other.box, face.box) > 0.5);
-          return face.landmarks && turned && meshDisagreement(face.landmarks, turned.landmarks!) > UPRIGHT_DISAGREEMENT ? turned : face;
-        });
+        return faces.map((face) => uprightIfFailed(face, upright) ?? face);
       });
     },
     analyse(frame, analyseOptions = {}) {
-      return enqueue(async () =>
-        (await detectNow(frame, true, true, analyseOptions.maxFaces, true))
-          // Without the mesh Human cannot crop the face for the other models: such a face is not analysable.
-          .filter((face) => face.mesh.length >= 468)
-          .map((face): AnalysedFace => {
-            const detected = toDetectedFace(frame, face, true) as AnalysedFace;
-            return {
-              ...detected,
-              embedding: normaliseEmbedding(face.embedding),
-              expressions: expressionScores(face),
-              sharpness: faceSharpness(frame, detected.box),
-              detailRatio: faceDetailRatio(frame, detected.box),
-              eyeOpening: eyeOpening(detected.landmarks!),
-            };
-          }),
-      );
+      const { maxFaces: most, upright } = analyseOptions;
+      return enqueue(async () => {
+        // Without the mesh Human cannot crop the face for the other models: such a face is not analysable.
+        const analysed = (await detectNow(frame, true, true, most, true)).filter((face) => face.mesh.length >= 468);
+        if (!upright || analysed.length === 0) return analysed.map((face) => toAnalysedFace(frame, face));
+        // The mesh alone first (cheap); the whole analysis again only when a face's mesh failed as it lay.
+        const turned = (await detectNow(frame, true, false, most, true, true)).map((face) => toDetectedFace(frame, face, true));
+        const failed = analysed.filter((face) => uprightIfFailed(toDetectedFace(frame, face, true), turned));
+        const again = failed.length > 0 ? (await detectNow(frame, true, true, most, true, true)).filter((face) => face.mesh.length >= 468) : [];
+        return analysed.map((face) => {
+          const redone = failed.includes(face) ? again.find((other) => boxOverlap(other.box, face.box) > 0.5) : undefined;
+          return toAnalysedFace(frame, redone ?? face);
+        });
+      });
     },
     async close() {
       closed = true;

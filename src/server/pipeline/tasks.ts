@@ -77,7 +77,9 @@ export async function analyseImage(input: { file: string } | { bytes: Uint8Array
   if (info.channels !== 3) throw new Error(`the picture decoded to ${info.channels} channels, expected RGB`);
   const engine = await context.faceEngine();
   const picture = { data, width: info.width, height: info.height };
-  const faces = await engine.analyse(picture, { maxFaces: MAX_FACES_PER_IMAGE });
+  // Checked upright: a head tilted far over (a child with her head on her shoulder) is otherwise meshed
+  // wrong, and her embedding, pose and eyes read off that (face-engine.ts DetectOptions.upright).
+  const faces = await engine.analyse(picture, { maxFaces: MAX_FACES_PER_IMAGE, upright: true });
   faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
   const facing = faces.length > 0 ? await photoFacing(engine, picture) : undefined;
   return { width: info.width, height: info.height, faces, gaze: facing?.gaze, hiddenShare: facing?.hiddenShare };
