@@ -86,8 +86,8 @@ const PERSON_PHOTOS = [
   // the figures honest for the photos most parents have.
   'sample6',
   // A girl laughing with her head on her shoulder (roll 45°), sample1's third face cut out (cropNthFace): a far
-  // tilt drew the mesh on the wrong places (face-engine.ts DetectOptions.upright), and her wide laugh's lower
-  // lip is still drawn on her teeth.
+  // tilt drew the mesh on the wrong places (face-engine.ts DetectOptions.upright), and the mesh draws her wide
+  // laugh's lower lip on her teeth (mouth-motion.ts mouthInside finds her lips on the picture).
   'sample1.3',
 ];
 const TALKING = ['talking-man', 'talking-woman'];

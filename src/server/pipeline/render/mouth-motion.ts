@@ -8,7 +8,8 @@
 // actor's own mouth (face-paste.ts): the person's own parted lips too, so a smiling photo's teeth never
 // show above the actor's (one mouth, not two). The person's own face shape is untouched elsewhere.
 import { mouthOpening } from '../face-engine';
-import { CHIN, FOREHEAD, LOWER_INNER_LIP, LOWER_LIP_CENTRE, MOUTH_CORNERS, OUTER_LIPS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, pick } from './landmarks';
+import { BLACK, MIN_SKIN } from './face-light';
+import { CHIN, FOREHEAD, LOWER_INNER_LIP, MOUTH_CORNERS, OUTER_LIPS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, pick } from './landmarks';
 import type { PersonFace } from './person-face';
 
 export const MOUTH = {
@@ -51,6 +52,26 @@ export const MOUTH = {
   seamDark: 0.35,
   seamWidth: 0.006,
   seamFullGap: 0.02,
+  /**
+   * A pixel less red for its light than this share of the lips' redness is the mouth's inside whatever its
+   * light (mouthInside): teeth in shade. Red for its light (V over Y), not V itself: V falls with the
+   * light, and the shaded edge of a dark red lip (face-api's sample1) was less red than its lit middle.
+   */
+  insideRedness: 0.75,
+  /**
+   * A pixel darker than this share of the lips' light (Y) is the mouth's dark inside (mouthInside). A share,
+   * not insideDarker's difference: the lower lip of a laughing mouth lies in its own shade, 20-35 darker
+   * than the upper lip, and was taken for the inside.
+   */
+  insideDarkShare: 0.6,
+  /**
+   * Up to this share of the face's height of pixels that are neither lip-coloured nor inside is crossed as
+   * the blur between teeth and the dark behind them (mouthInside): 3 pixels of the laughing girl's face,
+   * whose lips are 15 thick…
+   */
+  insideBridge: 0.01,
+  /** …and any number of them (up to three times as many) where the light changes by this much (Y) a pixel: the blur's slope. */
+  insideBlurSlope: 3,
   /** The lower lip drops at most this share of the way from the lips to the chin. */
   maxDropShare: 0.45,
   /** The jaw's shift fades out at this many times the lips-to-chin depth (beyond the chin: outside the mask). */
@@ -85,15 +106,14 @@ const softEdge = (inside: number) => Math.max(0, Math.min(1, inside / 2));
 export type MouthSample = [number, number, number, number, number];
 
 /**
- * `person`: the image's mesh and, when given, its picture (Y and V), in which the teeth and the dark
- * inside that the mesh leaves beyond its inner lips are found, so that closing covers them too and the
- * lips meet at their own edges (insideBeyond).
+ * `person`: the image's mesh and, when given, its picture (Y and V), in which the mouth's inside (teeth,
+ * its dark) is found where the picture shows it, so that closing covers all of it and the lips meet at
+ * their own edges, whatever the mesh's lips say (lipsApart).
  */
 export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>): MouthMotion {
   const lm = person.landmarks;
   const [left, right] = MOUTH_CORNERS.map((i) => lm[i]!);
   const upper = lm[UPPER_LIP_CENTRE]!;
-  const lower = lm[LOWER_LIP_CENTRE]!;
   const faceHeight = Math.hypot(lm[FOREHEAD]![0]! - lm[CHIN]![0]!, lm[FOREHEAD]![1]! - lm[CHIN]![1]!);
   const halfWidth = Math.hypot(right![0]! - left![0]!, right![1]! - left![1]!) / 2;
   // Mouth axes: along the lips (corner to corner) and down towards the chin.
@@ -101,37 +121,43 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
   const ay = (right![1]! - left![1]!) / (2 * halfWidth);
   const nx = -ay;
   const ny = ax;
-  // Origin: the inner edge of the upper lip, mid-mouth.
+  // Origin: the inner edge of the upper lip, mid-mouth, as the mesh draws it.
   const ox = upper[0]!;
   const oy = upper[1]!;
-  const lipGap = Math.max(0, (lower[0]! - ox) * nx + (lower[1]! - oy) * ny);
   const chinDepth = (lm[CHIN]![0]! - ox) * nx + (lm[CHIN]![1]! - oy) * ny;
   const reach = halfWidth * MOUTH.widthFactor;
-  // The lower lip never drops more than about half the way to the chin.
-  const maxDrop = Math.max(0, (chinDepth - lipGap) * MOUTH.maxDropShare);
   // The jaw below moves with the lower lip and fades out beyond the chin (outside the mask, where the
   // actor's own jaw has dropped too).
   const fadeEnd = chinDepth * MOUTH.fadeBeyondChin;
-  // The photo's own opening beyond closed lips: what the actor's opening is measured against.
-  const ownGap = Math.max(0, lipGap - MOUTH.closedOpening * faceHeight);
-  // Each column's gap between the inner lips (u across the mouth, 0 at its middle): a smile's gap narrows
-  // towards the corners, and closing must not lift the lower lip past the upper one there.
   const toMouth = ([x, y]: [number, number]) => [(x - ox) * ax + (y - oy) * ay, (x - ox) * nx + (y - oy) * ny] as const;
-  // The outer corners close both curves: the mesh's inner corners can fall short of a wide smile's.
-  const upperInner = lipCurve(pick(lm, [...MOUTH_CORNERS, ...UPPER_INNER_LIP]).map(toMouth));
-  const lowerInner = lipCurve(pick(lm, [...MOUTH_CORNERS, ...LOWER_INNER_LIP]).map(toMouth));
   const toPicture = (u: number, v: number): [number, number] => [ox + u * ax + v * nx, oy + u * ay + v * ny];
-  const below = insideBeyond(person, toPicture, halfWidth, lowerInner, lipCurve(pick(lm, OUTER_LIPS.slice(0, 11)).map(toMouth)), 1);
-  const above = insideBeyond(person, toPicture, halfWidth, upperInner, lipCurve(pick(lm, [...OUTER_LIPS.slice(10), OUTER_LIPS[0]]).map(toMouth)), -1);
+  // The outer corners close the inner curves: the mesh's inner corners can fall short of a wide smile's.
+  const curves = {
+    upperInner: lipCurve(pick(lm, [...MOUTH_CORNERS, ...UPPER_INNER_LIP]).map(toMouth)),
+    lowerInner: lipCurve(pick(lm, [...MOUTH_CORNERS, ...LOWER_INNER_LIP]).map(toMouth)),
+    upperOuter: lipCurve(pick(lm, [...OUTER_LIPS.slice(10), OUTER_LIPS[0]]).map(toMouth)),
+    lowerOuter: lipCurve(pick(lm, OUTER_LIPS.slice(0, 11)).map(toMouth)),
+  };
+  // Each column's gap between the lips (u across the mouth, 0 at its middle): a smile's gap narrows
+  // towards the corners, and closing must not lift the lower lip past the upper one there.
+  const lips = lipsApart(person, toPicture, halfWidth, reach, faceHeight, curves);
+  // The photo's own opening mid-mouth, from the upper lip's edge (gapTop) to the lower one's…
+  const gapTop = lips.topAt(0);
+  const lipGap = Math.max(0, lips.bottomAt(0) - gapTop);
+  // …and beyond closed lips: what the actor's opening is measured against.
+  const ownGap = Math.max(0, lipGap - MOUTH.closedOpening * faceHeight);
+  // The lower lip never drops more than about half the way to the chin.
+  const maxDrop = Math.max(0, (chinDepth - gapTop - lipGap) * MOUTH.maxDropShare);
   const overlap = MOUTH.closeOverlap * faceHeight;
+  const seamWidth = MOUTH.seamWidth * faceHeight;
   let rest = Infinity;
   let open = 0;
   let extra = 0;
-  // The region `source` moves: u in (−reach, reach), v in (top, fadeEnd), where top is 0 (the upper lip's
-  // inner edge mid-mouth) or, closing, the highest point of the lower inner lip (a smile's corners curve
-  // up above it) or of the teeth above the upper one, with the overlap; its corners' box and a pixel more.
-  const top = Math.min(0, ...lowerInner.vs, ...Array.from(upperInner.vs, (v, i) => v - above(upperInner.us[i]!))) - overlap;
-  const corners = [[-reach, top], [reach, top], [-reach, fadeEnd], [reach, fadeEnd]].map(([u, v]) => [ox + u! * ax + v! * nx, oy + u! * ay + v! * ny]);
+  // The region `source` moves: u in (−reach, reach), v in (top, fadeEnd), where top is the upper lip's
+  // edge mid-mouth or, closing, the highest the lips meet (a smile's corners curve up above the middle),
+  // with the overlap and the seam's shade above it; its corners' box and a pixel more.
+  const top = Math.min(gapTop, ...lips.tops) - overlap - seamWidth;
+  const corners = [[-reach, top], [reach, top], [-reach, fadeEnd], [reach, fadeEnd]].map(([u, v]) => toPicture(u!, v!));
   const bounds = Float64Array.from([
     Math.min(...corners.map(([x]) => x!)) - 1,
     Math.min(...corners.map(([, y]) => y!)) - 1,
@@ -167,16 +193,9 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
         // Closing: this column's lower lip rises by the closing's share of its own gap (all of it when the
         // actor's lips meet: a seam left open showed the teeth as a white line), and the skin below with it,
         // fading out beyond the chin; above it the photo stays as it is.
-        const upperEdge = upperInner(u);
-        const lowerEdge = lowerInner(u);
-        if (upperEdge === undefined || lowerEdge === undefined) return 0;
-        // The teeth and dark inside below the mesh's lower lip, at the corners too: a wide smile's gap narrows
-        // to nothing there but its teeth reach below the curve (held to the column's gap, they stayed as a
-        // white fleck: sample6), and a mouth open in speech is dark there (sample5).
-        const bottom = lowerEdge + below(u);
-        // Up to the upper lip's own edge: on a toothy smile the mesh draws it a pixel or two low, on the teeth.
-        const lipTop = upperEdge - above(u);
-        const gap = Math.max(0, bottom - lipTop);
+        const gap = lips.gapAt(u);
+        if (gap <= 0) return 0;
+        const bottom = lips.bottomAt(u);
         // The seam, and the overlap, fade out where the gap narrows towards the corners: a pixel's overlap
         // beside none at the corner's last column moved the skin below it as a line down the chin.
         const full = Math.min(1, gap / (MOUTH.seamFullGap * faceHeight));
@@ -184,37 +203,38 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
         const rise = closing * (gap + overlap * full);
         const from = bottom - rise;
         if (rise <= 0) return 0;
-        const seamWidth = MOUTH.seamWidth * faceHeight;
-        out[4] = closing * Math.max(0, 1 - Math.abs(v - from) / seamWidth) * full;
+        out[4] = closing * Math.max(0, 1 - Math.abs(v - from) / seamWidth) * full * lips.seamAt(u);
         if (v < from) return 0;
         const shift = rise * Math.max(0, Math.min(1, (fadeEnd - v) / Math.max(1, fadeEnd - from)));
         out[0] = px + shift * nx;
         out[1] = py + shift * ny;
         return 0;
       }
-      if (v <= 0) return 0;
+      // Opening: w is how far down from the upper lip's edge mid-mouth.
+      const w = v - gapTop;
+      if (w <= 0) return 0;
       const across = 1 - (u / reach) * (u / reach);
       const drop = extra * across;
       const gapEnd = lipGap + drop;
-      if (v < gapEnd && drop > 0) {
-        // The opened mouth runs from the upper inner lip to the dropped lower one. The person's own picture
+      if (w < gapEnd && drop > 0) {
+        // The opened mouth runs from the upper lip's edge to the dropped lower one. The person's own picture
         // there: their upper half-gap as it is, the lips' seam where the opening was inserted (for what
         // little shows through its soft edge), their lower half-gap moved down with the jaw.
-        const back = v <= lipGap * 0.5 ? 0 : Math.min(drop, v - lipGap * 0.5);
+        const back = w <= lipGap * 0.5 ? 0 : Math.min(drop, w - lipGap * 0.5);
         out[0] = px - back * nx;
         out[1] = py - back * ny;
-        out[2] = Math.min(1, Math.max(0, v / gapEnd));
+        out[2] = Math.min(1, Math.max(0, w / gapEnd));
         out[3] = Math.min(1, Math.max(0, 0.5 + u / (2 * halfWidth)));
         // Inside the inserted part, the actor's mouth; soft over two pixels at its edges.
-        const inserted = softEdge(Math.min(v - lipGap * 0.5, lipGap * 0.5 + drop - v));
+        const inserted = softEdge(Math.min(w - lipGap * 0.5, lipGap * 0.5 + drop - w));
         // The person's own parted lips (their teeth in a smiling photo) give way to the actor's mouth as the
         // actor opens past them: one row of teeth, not the photo's above the actor's.
-        const own = softEdge(Math.min(v, gapEnd - v)) * Math.min(1, drop / Math.max(MOUTH.minPixels, lipGap));
+        const own = softEdge(Math.min(w, gapEnd - w)) * Math.min(1, drop / Math.max(MOUTH.minPixels, lipGap));
         return Math.max(inserted, own);
       }
-      if (v <= lipGap * 0.5) return 0;
+      if (w <= lipGap * 0.5) return 0;
       // Below the gap: shifted down by `drop` at the lip, fading to 0 beyond the chin.
-      const fade = Math.max(0, Math.min(1, (fadeEnd - v) / Math.max(1, fadeEnd - gapEnd)));
+      const fade = Math.max(0, Math.min(1, (fadeEnd - v) / Math.max(1, fadeEnd - gapTop - gapEnd)));
       const shift = drop * fade;
       out[0] = px - shift * nx;
       out[1] = py - shift * ny;
@@ -245,30 +265,79 @@ function lipCurve(points: (readonly [number, number])[]): ((u: number) => number
 }
 
 /**
- * How far beyond a lip's inner edge, into the lip, the teeth or the mouth's dark inside reach, per column u
- * across the mouth (person pixels; 0 without the picture). `side` 1: down from the lower inner lip; on a
- * wide smile the mesh draws that lip along the lower teeth's top edge (face-api's sample3: 7 pixels of
- * teeth below it in a 320-pixel face), and a mouth closed from there kept them as a white seam; a mouth
- * open in speech keeps its dark inside below the mesh's curves at its corners (sample5). `side` −1: up from
- * the upper inner lip, which the mesh draws a pixel or two low on a toothy smile (sample6). Teeth are
- * lighter and less red than the lip, the inside far darker. The lip is taken at its middle, between its
- * inner edge and its outer one (`outerAt`), and the search goes no further. Teeth are told from the lip
- * in the same column: a lamp on one side of the mouth made sample3's upper lip bluer and lighter there
- * than mid-mouth, and it read as teeth against the mid-mouth colour. The dark inside is told from the lip
- * mid-mouth, or the column's where that is lighter: towards the corners the lip's own middle is in the
- * mouth's shade (sample5), and against it the dark corners were lip, kept as hooks along the seam.
+ * Where the lips' inner edges are in each column across the mouth, and how far apart: `topAt(u)` the upper
+ * lip's, `bottomAt(u)` the lower one's, `gapAt(u)` between them (mouth coordinates: v down from the origin),
+ * from −reach to reach. Without the picture, the mesh's inner lips. With it, the mouth's inside as the
+ * picture shows it (mouthInside), and below the lower lip any teeth or dark the mesh's curve leaves there
+ * (insideBeyond). Beyond the mouth's corners the gap fades out to the edge of the region moved: held at
+ * the corner's and cut off there, it moved the skin beside the corner as a step down the chin. `seamAt(u)`:
+ * how much of the lips' seam is drawn (1 between the corners).
+ */
+function lipsApart(
+  person: Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>,
+  toPicture: (u: number, v: number) => [number, number],
+  halfWidth: number,
+  reach: number,
+  faceHeight: number,
+  curves: LipCurves,
+) {
+  const { upperInner, lowerInner, lowerOuter } = curves;
+  const teethBelow = insideBeyond(person, toPicture, halfWidth, lowerInner, lowerOuter);
+  const inside = mouthInside(person, toPicture, halfWidth, faceHeight, curves);
+  // The corners: where both curves are defined, and the searches (half the mouth's width each side of its middle).
+  const first = Math.max(upperInner.us[0]!, lowerInner.us[0]!, -halfWidth);
+  const last = Math.min(upperInner.us[upperInner.us.length - 1]!, lowerInner.us[lowerInner.us.length - 1]!, halfWidth);
+  const span = Math.ceil(reach);
+  const tops = new Float32Array(2 * span + 1);
+  const bottoms = new Float32Array(2 * span + 1);
+  const gaps = new Float32Array(2 * span + 1);
+  const seams = new Float32Array(2 * span + 1);
+  for (let k = 0; k <= 2 * span; k++) {
+    const u = k - span;
+    const within = Math.min(last - 1e-3, Math.max(first + 1e-3, u));
+    const [upper, lower] = [upperInner(within)!, lowerInner(within)!];
+    tops[k] = inside?.top(within) ?? upper;
+    bottoms[k] = Math.max(lower + teethBelow(within), inside?.bottom(within) ?? lower);
+    const beyond = u < first ? (first - u) / Math.max(1, first + reach) : u > last ? (u - last) / Math.max(1, reach - last) : 0;
+    gaps[k] = Math.max(0, bottoms[k]! - tops[k]!) * Math.max(0, 1 - beyond);
+    // The lips' seam ends soon after the corner: drawn all along the skin lifted beside it, it showed as a
+    // line slanting down from the corner (sample3).
+    seams[k] = Math.max(0, 1 - 3 * beyond);
+  }
+  const at = (values: Float32Array) => (u: number) => {
+    const x = Math.min(2 * span, Math.max(0, u + span));
+    const k = Math.min(2 * span - 1, Math.floor(x));
+    return values[k]! + (x - k) * (values[k + 1]! - values[k]!);
+  };
+  return { tops, topAt: at(tops), bottomAt: at(bottoms), gapAt: at(gaps), seamAt: at(seams) };
+}
+
+type LipCurve = ReturnType<typeof lipCurve>;
+type LipCurves = Record<'upperInner' | 'lowerInner' | 'upperOuter' | 'lowerOuter', LipCurve>;
+
+/**
+ * How far below the lower lip's inner edge by the mesh, into the lip, teeth or the mouth's dark inside
+ * reach, per column u across the mouth (person pixels; 0 without the picture). On a wide smile the mesh
+ * draws that lip along the lower teeth's top edge (face-api's sample3: 7 pixels of teeth below it in a
+ * 320-pixel face), and a mouth closed from there kept them as a white seam; a mouth open in speech keeps
+ * its dark inside below the mesh's curves at its corners (sample5). Teeth are lighter and less red than
+ * the lip, the inside far darker. The lip is taken at its middle, between its inner edge and its outer one
+ * (`outerAt`), and the search goes no further. Teeth are told from the lip in the same column: a lamp on one
+ * side of the mouth made sample3's lip bluer and lighter there than mid-mouth. The dark inside is told from
+ * the lip mid-mouth, or the column's where that is lighter: towards the corners the lip's own middle is in
+ * the mouth's shade (sample5), and against it the dark corners were lip, kept as hooks along the seam.
+ * mouthInside finds the rest of the inside, where the mesh's lip is not on the lip.
  */
 function insideBeyond(
   person: Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>,
   toPicture: (u: number, v: number) => [number, number],
   halfWidth: number,
-  edgeAt: (u: number) => number | undefined,
-  outerAt: (u: number) => number | undefined,
-  side: 1 | -1,
+  edgeAt: LipCurve,
+  outerAt: LipCurve,
 ): (u: number) => number {
   const { y, v: chroma, width, height } = person;
   if (!y || !chroma || !width || !height) return () => 0;
-  const at = (plane: Float32Array, [x, yy]: [number, number]) => plane[Math.min(height - 1, Math.max(0, Math.round(yy - 0.5))) * width + Math.min(width - 1, Math.max(0, Math.round(x - 0.5)))]!;
+  const at = (plane: Float32Array, point: [number, number]) => pixelAt(plane, width, height, point);
   const lipMiddle = (u: number) => {
     const edge = edgeAt(u);
     const outer = outerAt(u);
@@ -287,27 +356,162 @@ function insideBeyond(
     const darkBelow = Math.max(lipY, midY) - MOUTH.insideDarker;
     let depth = 0;
     while (depth < lip.depth) {
-      const point = toPicture(u, lip.edge + side * (depth + 0.5));
+      const point = toPicture(u, lip.edge + depth + 0.5);
       const tooth = at(y, point) > lipY + MOUTH.teethLighter && at(chroma, point) < lipV - MOUTH.teethLessRed;
       if (!tooth && !(at(y, point) < darkBelow)) break;
       depth++;
     }
     depths[c] = depth;
   }
-  // One column's search strays (a glint on the lip, a dark gap between teeth): the median over a fifth of
-  // the mouth's width…
-  const window = Math.max(1, Math.round(columns / 10));
-  const median = Float32Array.from(depths, (_, c) => {
-    const around = Array.from(depths.subarray(Math.max(0, c - window), Math.min(columns + 1, c + window + 1))).sort((a, b) => a - b);
-    return around[around.length >> 1]!;
-  });
-  // …then averaged over the same window: a step between two columns showed as a line down the chin.
-  const smooth = Float32Array.from(median, (_, c) => {
-    const around = median.subarray(Math.max(0, c - window), Math.min(columns + 1, c + window + 1));
-    return around.reduce((sum, d) => sum + d, 0) / around.length;
-  });
+  // Over a fifth of the mouth's width.
+  const smooth = smoothAcross(depths, Math.max(1, Math.round(columns / 10)));
   return (u) => {
     const c = Math.round(((u + halfWidth) / (2 * halfWidth)) * columns);
     return c < 0 || c > columns ? 0 : smooth[c]!;
   };
+}
+
+/**
+ * Where the mouth's inside (teeth, tongue, its dark) lies in each column u across the mouth, as the picture
+ * shows it: from `top(u)` (the upper lip's inner edge) to `bottom(u)` (the lower lip's), mouth coordinates;
+ * undefined outside the corners or without the picture. The mesh reads a wide laugh as a mouth nearly shut:
+ * on a girl laughing (face-api's sample1, third face) it drew the lower inner lip across the middle of her
+ * upper teeth and the lower lip's outer edge in the dark beneath them, her real lower lip 25 pixels further
+ * down, and its upper inner lip 10 pixels up in her upper lip; closed from those curves, her teeth and the
+ * dark stayed in every frame and half her upper lip was covered. So the inside is found by its colour: the
+ * first inside pixel down from the mesh's upper inner lip (no further than the middle of its lower lip) and
+ * from there up and down while the pixels are inside, across short runs of the blur between teeth and dark
+ * (MOUTH.insideBridge, insideBlurSlope: on her, 4-5 pixels going from light to dark, between lip and
+ * teeth in their light), down to two lips' depths beyond the mesh's lower lip. A pixel is inside when it
+ * is a tooth (lighter and less red than the lips), less red for its light than the lips (teeth in shade:
+ * MOUTH.insideRedness) or far darker than they (MOUTH.insideDarkShare). The lips' colour is taken in each column from the
+ * columns around it (a lamp on one side of the mouth makes them bluer and lighter there, sample3): the
+ * redder quarter of what lies between the mesh's lip curves, whose upper lip is on the lip even where its
+ * lower one is on the teeth. A column where no inside is found has its lips meeting halfway between the
+ * mesh's curves.
+ */
+function mouthInside(
+  person: Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>,
+  toPicture: (u: number, v: number) => [number, number],
+  halfWidth: number,
+  faceHeight: number,
+  { upperInner, lowerInner, upperOuter, lowerOuter }: LipCurves,
+): { top: (u: number) => number | undefined; bottom: (u: number) => number | undefined } | undefined {
+  const { y, v: chroma, width, height } = person;
+  if (!y || !chroma || !width || !height) return undefined;
+  const at = (plane: Float32Array, point: [number, number]) => pixelAt(plane, width, height, point);
+  const columns = Math.max(2, Math.ceil(2 * halfWidth));
+  const uOf = (c: number) => -halfWidth + (2 * halfWidth * c) / columns;
+  // Over a fifth of the mouth's width, as insideBeyond smooths.
+  const window = Math.max(1, Math.round(columns / 10));
+  const samples: { red: number; luma: number }[][] = [];
+  for (let c = 0; c <= columns; c++) {
+    const u = uOf(c);
+    const column: { red: number; luma: number }[] = [];
+    for (const [from, to] of [[upperOuter(u), upperInner(u)], [lowerInner(u), lowerOuter(u)]]) {
+      if (from === undefined || to === undefined) continue;
+      for (let v = Math.min(from, to); v < Math.max(from, to); v++) {
+        const point = toPicture(u, v + 0.5);
+        column.push({ red: at(chroma, point), luma: at(y, point) });
+      }
+    }
+    samples.push(column);
+  }
+  const lipColour = Array.from({ length: columns + 1 }, (_, c) => {
+    const around = samples.slice(Math.max(0, c - window), c + window + 1).flat();
+    if (around.length === 0) return undefined;
+    const reds = around.map(({ red }) => red).sort((a, b) => a - b);
+    const red = reds[Math.floor(0.75 * (reds.length - 1))]!;
+    const lumas = around.filter((sample) => sample.red >= red - MOUTH.teethLessRed).map(({ luma }) => luma).sort((a, b) => a - b);
+    const luma = lumas[lumas.length >> 1]!;
+    // How red for its light, left out the dark (the mouth's inside is red for its light).
+    const rednesses = around.filter((sample) => sample.luma >= luma * MOUTH.insideDarkShare).map(({ red: r, luma: l }) => redness(r, l)).sort((a, b) => a - b);
+    return { red, luma, redness: rednesses.length ? rednesses[Math.floor(0.75 * (rednesses.length - 1))]! : 0 };
+  });
+  // The dark inside is told from the lips mid-mouth too, where they are lighter: towards the corners the
+  // lips are in the mouth's shade, and against them the dark there was lip (as insideBeyond's).
+  const midLuma = lipColour[columns >> 1]?.luma ?? 0;
+  const lumaAt = (u: number, v: number) => at(y, toPicture(u, v));
+  const isInside = (lip: { red: number; luma: number; redness: number }, u: number, v: number) => {
+    const point = toPicture(u, v);
+    const [luma, red] = [at(y, point), at(chroma, point)];
+    const tooth = luma > lip.luma + MOUTH.teethLighter && red < lip.red - MOUTH.teethLessRed;
+    return tooth || redness(red, luma) < lip.redness * MOUTH.insideRedness || luma < Math.max(lip.luma, midLuma) * MOUTH.insideDarkShare;
+  };
+  const bridge = Math.max(1, Math.round(MOUTH.insideBridge * faceHeight));
+  const tops = new Float32Array(columns + 1).fill(NaN);
+  const bottoms = new Float32Array(columns + 1).fill(NaN);
+  // How far each column's search goes: up to its upper lip's middle, down to two lips' depths below.
+  const highest = new Float32Array(columns + 1).fill(NaN);
+  const lowest = new Float32Array(columns + 1).fill(NaN);
+  for (let c = 0; c <= columns; c++) {
+    const u = uOf(c);
+    const [upper, lower, upperOut, lowerOut, lip] = [upperInner(u), lowerInner(u), upperOuter(u), lowerOuter(u), lipColour[c]];
+    if (upper === undefined || lower === undefined || upperOut === undefined || lowerOut === undefined || !lip) continue;
+    highest[c] = (upper + upperOut) / 2;
+    lowest[c] = lowerOut + 2 * (lowerOut - lower);
+    let seed = upper;
+    while (seed < Math.max((lower + lowerOut) / 2, upper + 1) && !isInside(lip, u, seed + 0.5)) seed++;
+    if (!isInside(lip, u, seed + 0.5)) {
+      tops[c] = bottoms[c] = (upper + lower) / 2;
+      continue;
+    }
+    // From the seed up and down, as long as the pixels are inside or the blur between two parts of it.
+    const walk = (to: number, step: 1 | -1) => {
+      let last = seed;
+      let [flat, run, before] = [0, 0, lumaAt(u, seed + 0.5)];
+      for (let v = seed + step; step > 0 ? v < to : v > to; v += step) {
+        const luma = lumaAt(u, v + 0.5);
+        if (isInside(lip, u, v + 0.5)) [last, flat, run] = [v, 0, 0];
+        else {
+          // On the blur's slope (the light changing fast) the pixel is between two things, not lip yet.
+          if (Math.abs(luma - before) < MOUTH.insideBlurSlope) flat++;
+          if (flat > bridge || ++run > 3 * bridge) break;
+        }
+        before = luma;
+      }
+      return last;
+    };
+    const top = walk(highest[c]!, -1);
+    const bottom = walk(lowest[c]!, 1) + 1;
+    tops[c] = top;
+    bottoms[c] = bottom;
+  }
+  // Smoothed, and held to each column's own reach: towards the corners the lips close in, and the deep
+  // inside of the middle, spread there, moved the skin beside a laugh's corner in a long streak.
+  const curve = (raw: Float32Array) => {
+    const values = smoothAcross(raw, window).map((value, c) => Math.min(lowest[c]!, Math.max(highest[c]!, value)));
+    return (u: number) => {
+      const c = Math.round(((u + halfWidth) / (2 * halfWidth)) * columns);
+      return c < 0 || c > columns || Number.isNaN(values[c]!) ? undefined : values[c]!;
+    };
+  };
+  return { top: curve(tops), bottom: curve(bottoms) };
+}
+
+/** A plane of the person's picture at the pixel holding the point (x, y), held to the picture. */
+function pixelAt(plane: Float32Array, width: number, height: number, [x, y]: [number, number]): number {
+  return plane[Math.min(height - 1, Math.max(0, Math.round(y - 0.5))) * width + Math.min(width - 1, Math.max(0, Math.round(x - 0.5)))]!;
+}
+
+/** How red a pixel is for its light: V's distance from grey over Y's above black. */
+const redness = (red: number, luma: number) => (red - 128) / Math.max(MIN_SKIN, luma - BLACK);
+
+/**
+ * A value per column smoothed across the mouth: one column's search strays (a glint on the lip, a dark
+ * gap between teeth), so the median over `window` columns each side, then the mean over the same window (a
+ * step between two columns showed as a line down the chin). NaN (no value) is left out, and stays NaN.
+ */
+function smoothAcross(values: Float32Array, window: number): Float32Array {
+  const around = (from: Float32Array, c: number) => Array.from(from.subarray(Math.max(0, c - window), Math.min(from.length, c + window + 1))).filter((d) => !Number.isNaN(d));
+  const median = Float32Array.from(values, (value, c) => {
+    if (Number.isNaN(value)) return NaN;
+    const sorted = around(values, c).sort((a, b) => a - b);
+    return sorted[sorted.length >> 1]!;
+  });
+  return Float32Array.from(median, (value, c) => {
+    if (Number.isNaN(value)) return NaN;
+    const near = around(median, c);
+    return near.reduce((sum, d) => sum + d, 0) / near.length;
+  });
 }
