@@ -70,7 +70,7 @@ export const MOUTH = {
    * whose lips are 15 thick…
    */
   insideBridge: 0.01,
-  /** …and any number of them (up to three times as many) where the light changes by this much (Y) a pixel: the blur's slope. */
+  /** …and any number of them (up to three times as many) where the light falls by this much (Y) a pixel: the blur's slope. */
   insideBlurSlope: 3,
   /** The lower lip drops at most this share of the way from the lips to the chin. */
   maxDropShare: 0.45,
@@ -384,7 +384,9 @@ function insideBeyond(
  * (MOUTH.insideBridge, insideBlurSlope: on her, 4-5 pixels going from light to dark, between lip and
  * teeth in their light), down to two lips' depths beyond the mesh's lower lip. A pixel is inside when it
  * is a tooth (lighter and less red than the lips), less red for its light than the lips (teeth in shade:
- * MOUTH.insideRedness) or far darker than they (MOUTH.insideDarkShare). The lips' colour is taken in each column from the
+ * MOUTH.insideRedness) or far darker than they (MOUTH.insideDarkShare); with three limits, each from a
+ * face it failed on: above the seed only teeth; past the middle of the mesh's lower lip only on from a
+ * tooth; below the mesh's lower lip only teeth and the dark (see `where` and `lowerMiddle`). The lips' colour is taken in each column from the
  * columns around it (a lamp on one side of the mouth makes them bluer and lighter there, sample3): the
  * redder quarter of what lies between the mesh's lip curves, whose upper lip is on the lip even where its
  * lower one is on the teeth. A column where no inside is found has its lips meeting halfway between the
@@ -432,11 +434,20 @@ function mouthInside(
   // lips are in the mouth's shade, and against them the dark there was lip (as insideBeyond's).
   const midLuma = lipColour[columns >> 1]?.luma ?? 0;
   const lumaAt = (u: number, v: number) => at(y, toPicture(u, v));
-  const isInside = (lip: { red: number; luma: number; redness: number }, u: number, v: number) => {
+  const isTooth = (lip: { red: number; luma: number }, u: number, v: number) => {
+    const point = toPicture(u, v);
+    return at(y, point) > lip.luma + MOUTH.teethLighter && at(chroma, point) < lip.red - MOUTH.teethLessRed;
+  };
+  // `where`: 'up', above the seed, where only teeth are taken (the shaded inner edge of a dark red upper lip
+  // was taken for the dark, and covered: sample1); 'deep', below the mesh's lower lip, where teeth and the
+  // dark are (a lip's pale lower edge and the skin below it are less red for their light than the lip,
+  // sample3's third face).
+  const isInside = (lip: { red: number; luma: number; redness: number }, u: number, v: number, where: 'up' | 'down' | 'deep' = 'down') => {
     const point = toPicture(u, v);
     const [luma, red] = [at(y, point), at(chroma, point)];
-    const tooth = luma > lip.luma + MOUTH.teethLighter && red < lip.red - MOUTH.teethLessRed;
-    return tooth || redness(red, luma) < lip.redness * MOUTH.insideRedness || luma < Math.max(lip.luma, midLuma) * MOUTH.insideDarkShare;
+    const pale = where !== 'deep' && redness(red, luma) < lip.redness * MOUTH.insideRedness;
+    const dark = where !== 'up' && luma < Math.max(lip.luma, midLuma) * MOUTH.insideDarkShare;
+    return isTooth(lip, u, v) || pale || dark;
   };
   const bridge = Math.max(1, Math.round(MOUTH.insideBridge * faceHeight));
   const tops = new Float32Array(columns + 1).fill(NaN);
@@ -457,15 +468,20 @@ function mouthInside(
       continue;
     }
     // From the seed up and down, as long as the pixels are inside or the blur between two parts of it.
+    // Past the middle of the mesh's lower lip only on teeth: there the mesh's lip lies on them (the laugh);
+    // elsewhere that half is lip, and dark red lips in shade (sample1's second face) were taken for the dark.
+    const lowerMiddle = (lower + lowerOut) / 2;
     const walk = (to: number, step: 1 | -1) => {
       let last = seed;
       let [flat, run, before] = [0, 0, lumaAt(u, seed + 0.5)];
       for (let v = seed + step; step > 0 ? v < to : v > to; v += step) {
+        if (step > 0 && v >= lowerMiddle && v - 1 < lowerMiddle && !(last === v - 1 && isTooth(lip, u, last + 0.5))) break;
         const luma = lumaAt(u, v + 0.5);
-        if (isInside(lip, u, v + 0.5)) [last, flat, run] = [v, 0, 0];
+        if (isInside(lip, u, v + 0.5, step < 0 ? 'up' : v > lowerOut ? 'deep' : 'down')) [last, flat, run] = [v, 0, 0];
         else {
-          // On the blur's slope (the light changing fast) the pixel is between two things, not lip yet.
-          if (Math.abs(luma - before) < MOUTH.insideBlurSlope) flat++;
+          // Darkening fast, the pixel is on the blur's slope from teeth to what lies beyond them, not lip yet;
+          // the light rising is the lip's own rounding, from its edge to its middle (sample3's third face).
+          if (before - luma < MOUTH.insideBlurSlope) flat++;
           if (flat > bridge || ++run > 3 * bridge) break;
         }
         before = luma;
