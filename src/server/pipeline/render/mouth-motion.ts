@@ -274,8 +274,8 @@ function lipCurve(points: (readonly [number, number])[]): ((u: number) => number
  * how much of the lips' seam is drawn (1 between the corners).
  */
 function lipsApart(
-  person: Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>,
-  toPicture: (u: number, v: number) => [number, number],
+  person: MouthPicture,
+  toPicture: ToPicture,
   halfWidth: number,
   reach: number,
   faceHeight: number,
@@ -313,6 +313,10 @@ function lipsApart(
 }
 
 type LipCurve = ReturnType<typeof lipCurve>;
+/** The person's picture the mouth's inside is read on (Y and V), when given. */
+type MouthPicture = Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>;
+/** Mouth coordinates (u across, v down) to the picture's pixels. */
+type ToPicture = (u: number, v: number) => [number, number];
 type LipCurves = Record<'upperInner' | 'lowerInner' | 'upperOuter' | 'lowerOuter', LipCurve>;
 
 /**
@@ -329,8 +333,8 @@ type LipCurves = Record<'upperInner' | 'lowerInner' | 'upperOuter' | 'lowerOuter
  * mouthInside finds the rest of the inside, where the mesh's lip is not on the lip.
  */
 function insideBeyond(
-  person: Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>,
-  toPicture: (u: number, v: number) => [number, number],
+  person: MouthPicture,
+  toPicture: ToPicture,
   halfWidth: number,
   edgeAt: LipCurve,
   outerAt: LipCurve,
@@ -393,8 +397,8 @@ function insideBeyond(
  * mesh's curves.
  */
 function mouthInside(
-  person: Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>,
-  toPicture: (u: number, v: number) => [number, number],
+  person: MouthPicture,
+  toPicture: ToPicture,
   halfWidth: number,
   faceHeight: number,
   { upperInner, lowerInner, upperOuter, lowerOuter }: LipCurves,
