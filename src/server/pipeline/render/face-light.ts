@@ -37,8 +37,15 @@ export const LIGHT = {
   outlierSpreads: 2.5,
   /** Share of this frame's fit mixed into the smoothed one (the rest is the previous frames'). */
   smoothing: 0.35,
-  /** The brightness detail follows the actor's within these bounds (a flat-lit actor must not flatten the face). */
-  minDetailRatio: 0.75,
+  /**
+   * The brightness detail follows the actor's within these bounds: up to a third more where the actor's skin
+   * shows more relief than the photo's, never less than the photo's own. A smoother actor (or a photo whose
+   * residual holds shade the surface did not take) once scaled the person's relief down to 0.75, eyes and
+   * brows with it, and the face went flat for face-api's detector: its confidence against the template's,
+   * with the floor at 1, talking-man · sample5's third face 0.59 → 0.90, talking-woman · sample4 0.57 → 0.91
+   * (bench/render; decision 014, twenty-ninth part).
+   */
+  minDetailRatio: 1,
   maxDetailRatio: 1.33,
   /**
    * A pixel brighter than the lit skin by more than this share (a glint, a lamp's highlight on the nose

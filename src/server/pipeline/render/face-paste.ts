@@ -15,8 +15,8 @@ import { colourFigures } from './person-face';
 import { type YuvFrame, sampleBilinear } from './yuv';
 
 export const PASTE = {
-  /** The brightness spread follows the actor's within these bounds (a dark actor must not flatten the face). */
-  minSpreadRatio: 0.75,
+  /** The brightness spread follows the actor's within these bounds (never flattened: LIGHT.minDetailRatio). */
+  minSpreadRatio: 1,
   maxSpreadRatio: 1.33,
   /** Share of the tint difference applied (1 = the actor's mean U and V). */
   tint: 1,
