@@ -390,11 +390,11 @@ function insideBeyond(
  * is a tooth (lighter and less red than the lips), less red for its light than the lips (teeth in shade:
  * MOUTH.insideRedness) or far darker than they (MOUTH.insideDarkShare); with three limits, each from a
  * face it failed on: above the seed only teeth; past the middle of the mesh's lower lip only on from a
- * tooth; below the mesh's lower lip only teeth and the dark (see `where` and `lowerMiddle`). The lips' colour is taken in each column from the
- * columns around it (a lamp on one side of the mouth makes them bluer and lighter there, sample3): the
- * redder quarter of what lies between the mesh's lip curves, whose upper lip is on the lip even where its
- * lower one is on the teeth. A column where no inside is found has its lips meeting halfway between the
- * mesh's curves.
+ * tooth; below the mesh's lower lip only teeth and the dark (see `where` and `lowerMiddle`). The lips'
+ * colour is taken in each column from the columns around it (a lamp on one side of the mouth makes them
+ * bluer and lighter there, sample3): the redder quarter of what lies between the mesh's lip curves, whose
+ * upper lip is on the lip even where its lower one is on the teeth. A column where no inside is found has
+ * its lips meeting halfway between the mesh's curves.
  */
 function mouthInside(
   person: MouthPicture,
