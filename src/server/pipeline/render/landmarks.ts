@@ -36,6 +36,8 @@ export const MOUTH_CORNERS = [61, 291] as const;
 /** The lips' outer outline, round the mouth. */
 export const OUTER_LIPS = [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 409, 270, 269, 267, 0, 37, 39, 40, 185] as const;
 export const UPPER_LIP_CENTRE = 13;
+/** The upper lip's outer edge, mid-mouth. */
+export const UPPER_LIP_OUTER = 0;
 export const LOWER_LIP_CENTRE = 14;
 /** The lower lip's outer edge, mid-mouth. */
 export const LOWER_LIP_OUTER = 17;

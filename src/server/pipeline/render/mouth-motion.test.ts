@@ -9,11 +9,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { type FaceEngine, type Frame, createHumanFaceEngine, mouthOpening } from '../face-engine';
-import { CHIN, FOREHEAD, LOWER_INNER_LIP, LOWER_LIP_CENTRE, LOWER_LIP_OUTER, MOUTH_CORNERS, OUTER_LIPS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, insidePolygon, pick } from './landmarks';
-import { type MouthSample, createMouthMotion } from './mouth-motion';
+import { CHIN, FOREHEAD, LOWER_INNER_LIP, LOWER_LIP_CENTRE, LOWER_LIP_OUTER, MOUTH_CORNERS, OUTER_LIPS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, UPPER_LIP_OUTER, insidePolygon, pick } from './landmarks';
+import { type MouthSample, createMouthMotion, jawOpenedToPicture } from './mouth-motion';
 import { loadPersonFace } from './person-face';
+import { rgbToYuvPlanes } from './yuv';
 
 const MEDIA = path.resolve(import.meta.dirname, '../../../../../shared/media');
+const PORTRAIT = path.resolve(import.meta.dirname, '../../../../assets/astronaut.jpg');
 const SAMPLES = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
 
 describe('createMouthMotion', () => {
@@ -101,7 +103,7 @@ describe('createMouthMotion', () => {
     }
   }, 60_000);
 
-  it('closes a wide laugh the mesh reads as nearly shut: her lower lip rises to her upper lip’s edge (a girl laughing)', async () => {
+  it('opens the mesh’s jaw to a wide laugh it reads as nearly shut, and closes it at her lips’ own edges (a girl laughing)', async () => {
     const actorRest = await meshAt('talking-man', 0);
     // face-api's sample1, its third largest face, cut out as a parent crops a profile photo (as bench/render does).
     const photo = path.join(SAMPLES, 'sample1.jpg');
@@ -119,11 +121,24 @@ describe('createMouthMotion', () => {
     const [ox, oy] = lm[UPPER_LIP_CENTRE]!;
     const point = (down: number): [number, number] => [ox! - across[1]! * down * faceHeight, oy! + across[0]! * down * faceHeight];
     const depth = ([x, y]: [number, number]) => ((x - ox!) * -across[1]! + (y - oy!) * across[0]!) / faceHeight;
-    // Read by hand on this cut's light down the middle of her mouth: her upper lip ends 0.035 face heights
+    const at = (plane: Float32Array, [x, y]: [number, number]) => plane[Math.round(y - 0.5) * person.width + Math.round(x - 0.5)]!;
+    // The mesh's lower lip on her lower lip, not on her teeth or the dark behind them (before: its inner
+    // edge across her teeth, its outer one in the dark, her lower lip and chin left out of the face): at
+    // its middle about as light as her upper lip's middle, and as red (teeth are lighter and less red).
+    const middle = (a: number[], b: number[]): [number, number] => [(a[0]! + b[0]!) / 2, (a[1]! + b[1]!) / 2];
+    const [upperMiddle, lowerMiddle] = [middle(lm[UPPER_LIP_OUTER]!, lm[UPPER_LIP_CENTRE]!), middle(lm[LOWER_LIP_CENTRE]!, lm[LOWER_LIP_OUTER]!)];
+    // Measured: Y 114 against her upper lip's 112, V 153.9 against 155.8 (before: 167 on her teeth against
+    // 133, V 147.6 against 151.9).
+    const lightness = at(person.y, lowerMiddle) / at(person.y, upperMiddle);
+    expect(lightness, 'the mesh’s lower lip on her lower lip, as light as her upper lip').toBeGreaterThan(0.8);
+    expect(lightness, 'the mesh’s lower lip on her lower lip, as light as her upper lip').toBeLessThan(1.2);
+    expect(at(person.v, lowerMiddle), 'the mesh’s lower lip as red as her upper lip').toBeGreaterThan(at(person.v, upperMiddle) - 3);
+    // Her chin is part of the face: 0.07 face heights below the lower lip's middle. Measured 0.99 (0.43 before).
+    expect(at(person.mask, point(depth(lowerMiddle) + 0.07)), 'her chin inside the face’s mask').toBeGreaterThan(0.9);
+    // Read by hand on this cut's light down the middle of her mouth: her upper lip ends 0.015 face heights
     // down (half way from lip to teeth) and her upper teeth begin; the dark behind them ends, and her lower
-    // lip begins, at 0.145. The mesh draws its lower inner lip across her teeth.
-    const [upperEdge, lowerEdge] = [0.035, 0.145];
-    expect(depth([lm[LOWER_LIP_CENTRE]![0]!, lm[LOWER_LIP_CENTRE]![1]!]), 'the mesh reads her laugh as nearly shut').toBeLessThan(0.07);
+    // lip begins, at 0.12.
+    const [upperEdge, lowerEdge] = [0.015, 0.12];
     const motion = createMouthMotion(person);
     motion.update(actorRest);
     const out: MouthSample = [0, 0, 0, 0, 0];
@@ -131,10 +146,23 @@ describe('createMouthMotion', () => {
     const [ux, uy] = point(upperEdge - 0.012);
     motion.source(ux, uy, out);
     expect(Math.hypot(out[0] - ux, out[1] - uy), 'her upper lip stays').toBeLessThan(0.5);
-    // Just below where her lips now meet: her lower lip, lifted from below the teeth and the dark (closed to
-    // the mesh's lip, her teeth showed there in every frame).
+    // Just below where her lips now meet: her lower lip, lifted from below the teeth and the dark.
     motion.source(...point(upperEdge + 0.012), out);
     expect(depth([out[0], out[1]]), 'her lower lip meets her upper lip').toBeGreaterThan(lowerEdge - 0.005);
+  }, 60_000);
+
+  it('leaves the mesh’s jaw where it is on smiles it reads right (face-api’s sample3, sample5, sample6, the portrait)', async () => {
+    for (const file of [...['sample3', 'sample5', 'sample6'].map((name) => path.join(SAMPLES, `${name}.jpg`)), PORTRAIT]) {
+      // The photo scaled so that its largest face is about 320 pixels tall, as loadPersonFace cuts it.
+      const whole = await decodePhoto(file);
+      const box = largestFace(await engine.detect(whole, { mesh: false, maxFaces: 10 })).box;
+      const scale = 320 / box[3];
+      const scaled = await sharp(file).removeAlpha().resize(Math.round(whole.width * scale)).raw().toBuffer({ resolveWithObject: true });
+      const frame = { data: scaled.data, width: scaled.info.width, height: scaled.info.height };
+      const face = largestFace(await engine.detect(frame, { mesh: true, maxFaces: 10 }));
+      const { shift } = jawOpenedToPicture({ landmarks: face.landmarks!, ...rgbToYuvPlanes(frame), width: frame.width, height: frame.height });
+      expect(shift, path.basename(file)).toBe(0);
+    }
   }, 60_000);
 
   it('closes a smile at the upper lip’s own edge: the lower lip rises to meet the upper lip, not over it', async () => {
@@ -202,6 +230,8 @@ async function decodePhoto(file: string): Promise<Frame> {
   const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
+
+const largestFace = <T extends { box: number[] }>(faces: T[]): T => [...faces].sort((a, b) => b.box[2]! * b.box[3]! - a.box[2]! * a.box[3]!)[0]!;
 
 /** Y of a prepared face's pixels inside `polygon` that pass `keep`. */
 function pixelsIn(person: { y: Float32Array; width: number; height: number }, polygon: [number, number][], keep: (x: number, y: number) => boolean): number[] {

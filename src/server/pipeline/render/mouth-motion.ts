@@ -9,7 +9,7 @@
 // show above the actor's (one mouth, not two). The person's own face shape is untouched elsewhere.
 import { mouthOpening } from '../face-engine';
 import { BLACK, MIN_SKIN } from './face-light';
-import { CHIN, FOREHEAD, LOWER_INNER_LIP, MOUTH_CORNERS, OUTER_LIPS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, pick } from './landmarks';
+import { CHIN, FACE_OVAL, FOREHEAD, LOWER_INNER_LIP, MOUTH_CORNERS, OUTER_LIPS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, pick } from './landmarks';
 import type { PersonFace } from './person-face';
 
 export const MOUTH = {
@@ -76,6 +76,13 @@ export const MOUTH = {
   maxDropShare: 0.45,
   /** The jaw's shift fades out at this many times the lips-to-chin depth (beyond the chin: outside the mask). */
   fadeBeyondChin: 1.4,
+  /**
+   * jawOpenedToPicture opens the mesh's jaw in full once the mouth's inside ends this share of the face's
+   * height below the mesh's lower lip's outer edge (in part from where it ends on that edge). Of face-api's
+   * 21 demo faces at least 60 pixels wide, two open: the laughing girl (sample1's third face, by 25 pixels
+   * of her 320-pixel cut) and a woman in profile biting a fingertip (sample2's second, by 13).
+   */
+  jawBeyondLip: 0.01,
 } as const;
 
 export interface MouthMotion {
@@ -110,34 +117,14 @@ export type MouthSample = [number, number, number, number, number];
  * its dark) is found where the picture shows it, so that closing covers all of it and the lips meet at
  * their own edges, whatever the mesh's lips say (lipsApart).
  */
-export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partial<Pick<PersonFace, 'y' | 'v' | 'width' | 'height'>>): MouthMotion {
+export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & MouthPicture): MouthMotion {
   const lm = person.landmarks;
-  const [left, right] = MOUTH_CORNERS.map((i) => lm[i]!);
-  const upper = lm[UPPER_LIP_CENTRE]!;
-  const faceHeight = Math.hypot(lm[FOREHEAD]![0]! - lm[CHIN]![0]!, lm[FOREHEAD]![1]! - lm[CHIN]![1]!);
-  const halfWidth = Math.hypot(right![0]! - left![0]!, right![1]! - left![1]!) / 2;
-  // Mouth axes: along the lips (corner to corner) and down towards the chin.
-  const ax = (right![0]! - left![0]!) / (2 * halfWidth);
-  const ay = (right![1]! - left![1]!) / (2 * halfWidth);
-  const nx = -ay;
-  const ny = ax;
-  // Origin: the inner edge of the upper lip, mid-mouth, as the mesh draws it.
-  const ox = upper[0]!;
-  const oy = upper[1]!;
+  const { faceHeight, halfWidth, ax, ay, nx, ny, ox, oy, toPicture, curves } = mouthFrame(lm);
   const chinDepth = (lm[CHIN]![0]! - ox) * nx + (lm[CHIN]![1]! - oy) * ny;
   const reach = halfWidth * MOUTH.widthFactor;
   // The jaw below moves with the lower lip and fades out beyond the chin (outside the mask, where the
   // actor's own jaw has dropped too).
   const fadeEnd = chinDepth * MOUTH.fadeBeyondChin;
-  const toMouth = ([x, y]: [number, number]) => [(x - ox) * ax + (y - oy) * ay, (x - ox) * nx + (y - oy) * ny] as const;
-  const toPicture = (u: number, v: number): [number, number] => [ox + u * ax + v * nx, oy + u * ay + v * ny];
-  // The outer corners close the inner curves: the mesh's inner corners can fall short of a wide smile's.
-  const curves = {
-    upperInner: lipCurve(pick(lm, [...MOUTH_CORNERS, ...UPPER_INNER_LIP]).map(toMouth)),
-    lowerInner: lipCurve(pick(lm, [...MOUTH_CORNERS, ...LOWER_INNER_LIP]).map(toMouth)),
-    upperOuter: lipCurve(pick(lm, [...OUTER_LIPS.slice(10), OUTER_LIPS[0]]).map(toMouth)),
-    lowerOuter: lipCurve(pick(lm, OUTER_LIPS.slice(0, 11)).map(toMouth)),
-  };
   // Each column's gap between the lips (u across the mouth, 0 at its middle): a smile's gap narrows
   // towards the corners, and closing must not lift the lower lip past the upper one there.
   const lips = lipsApart(person, toPicture, halfWidth, reach, faceHeight, curves);
@@ -241,6 +228,67 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & Partia
       return 0;
     },
   };
+}
+
+/**
+ * The mouth's own coordinates on a mesh: u along the lips (corner to corner), v down towards the chin, the
+ * origin at the upper lip's inner edge mid-mouth as the mesh draws it; and the lips' curves in them (the
+ * outer corners close the inner curves: the mesh's inner corners can fall short of a wide smile's).
+ */
+function mouthFrame(lm: number[][]) {
+  const [left, right] = MOUTH_CORNERS.map((i) => lm[i]!);
+  const upper = lm[UPPER_LIP_CENTRE]!;
+  const faceHeight = Math.hypot(lm[FOREHEAD]![0]! - lm[CHIN]![0]!, lm[FOREHEAD]![1]! - lm[CHIN]![1]!);
+  const halfWidth = Math.hypot(right![0]! - left![0]!, right![1]! - left![1]!) / 2;
+  const ax = (right![0]! - left![0]!) / (2 * halfWidth);
+  const ay = (right![1]! - left![1]!) / (2 * halfWidth);
+  const [nx, ny] = [-ay, ax];
+  const [ox, oy] = [upper[0]!, upper[1]!];
+  const toMouth = ([x, y]: [number, number]) => [(x - ox) * ax + (y - oy) * ay, (x - ox) * nx + (y - oy) * ny] as const;
+  const toPicture: ToPicture = (u, v) => [ox + u * ax + v * nx, oy + u * ay + v * ny];
+  const curves: LipCurves = {
+    upperInner: lipCurve(pick(lm, [...MOUTH_CORNERS, ...UPPER_INNER_LIP]).map(toMouth)),
+    lowerInner: lipCurve(pick(lm, [...MOUTH_CORNERS, ...LOWER_INNER_LIP]).map(toMouth)),
+    upperOuter: lipCurve(pick(lm, [...OUTER_LIPS.slice(10), OUTER_LIPS[0]]).map(toMouth)),
+    lowerOuter: lipCurve(pick(lm, OUTER_LIPS.slice(0, 11)).map(toMouth)),
+  };
+  return { faceHeight, halfWidth, ax, ay, nx, ny, ox, oy, toPicture, curves };
+}
+
+/**
+ * The mesh's jaw opened to the mouth the picture shows. On a wide laugh the mesh reads the mouth nearly
+ * shut (face-api's sample1, third face: its whole lower lip drawn across her teeth and the dark beneath
+ * them, her real lower lip a twelfth of the face's height further down, her chin as far): the face cut out
+ * along that mesh lost its lower lip and chin, and closed, the dark inside stood in for the lower lip, a
+ * grey smear under the upper one. Where the mouth's inside (mouthInside) reaches below the mesh's lower lip
+ * altogether, that lip cannot be on the lip: the lower lip and the jaw are moved down until the lip's inner
+ * edge lies where the inside ends mid-mouth, all of it from the lower inner lip down and none at the
+ * corners' line, and at the sides fading out from the mouth's corners to the face's widest (a jaw turns
+ * about its hinges). A mesh whose lower lip lies at least partly on the lip is left as it is: there the
+ * mouth's motion finds the lip's edge itself (lipsApart). Returns new landmarks, and the move (pixels).
+ */
+export function jawOpenedToPicture(person: Pick<PersonFace, 'landmarks'> & Required<MouthPicture>): { landmarks: number[][]; shift: number } {
+  const lm = person.landmarks;
+  const { faceHeight, halfWidth, ax, ay, nx, ny, ox, oy, toPicture, curves } = mouthFrame(lm);
+  const [lowerInner, lowerOuter] = [curves.lowerInner(0), curves.lowerOuter(0)];
+  const insideEnd = mouthInside(person, toPicture, halfWidth, faceHeight, curves)?.bottom(0);
+  if (lowerInner === undefined || lowerOuter === undefined || insideEnd === undefined) return { landmarks: lm, shift: 0 };
+  // From nothing while the inside ends on the mesh's lip to all of it a little beyond (no step between two
+  // nearly alike photos).
+  const beyond = Math.max(0, Math.min(1, (insideEnd - lowerOuter) / (MOUTH.jawBeyondLip * faceHeight)));
+  const shift = beyond * Math.max(0, insideEnd - lowerInner);
+  if (shift === 0) return { landmarks: lm, shift };
+  // v from the corners' line: the corners are where the jaw's move starts.
+  const cornersV = MOUTH_CORNERS.reduce((sum, i) => sum + ((lm[i]![0]! - ox) * nx + (lm[i]![1]! - oy) * ny) / 2, 0);
+  const widest = Math.max(...FACE_OVAL.map((i) => Math.abs((lm[i]![0]! - ox) * ax + (lm[i]![1]! - oy) * ay)));
+  const landmarks = lm.map(([x, y, ...rest]) => {
+    const u = (x! - ox) * ax + (y! - oy) * ay;
+    const v = (x! - ox) * nx + (y! - oy) * ny;
+    const down = Math.max(0, Math.min(1, (v - cornersV) / Math.max(1, lowerInner - cornersV)));
+    const side = Math.abs(u) <= halfWidth ? 1 : Math.max(0, (widest - Math.abs(u)) / Math.max(1, widest - halfWidth));
+    return [x! + shift * down * side * nx, y! + shift * down * side * ny, ...rest];
+  });
+  return { landmarks, shift };
 }
 
 /**

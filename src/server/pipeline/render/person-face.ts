@@ -9,6 +9,7 @@ import { eyeGaze, eyeOpening, irisPositions } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
 import { EYE_CONTOURS, FACE_OVAL, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, EYES_WITH_BROWS, grownHull, pick } from './landmarks';
+import { jawOpenedToPicture } from './mouth-motion';
 import { boxBlur, fillPolygon } from './planes';
 import { rgbToYuvPlanes, sampleBilinear } from './yuv';
 
@@ -458,7 +459,14 @@ async function frontalCut(
     .raw()
     .toBuffer();
   const cutPlanes = rgbToYuvPlanes({ data: cut, width, height });
-  const cutLandmarks = points.map(([x, y, z]) => [(x! - left) * scale, (y! - top) * scale, (z ?? 0) * scale]);
+  // A laugh the mesh reads as a nearly shut mouth has its jaw opened to the mouth the picture shows first:
+  // the lower lip and chin are then part of the face turned frontal (mouth-motion.ts jawOpenedToPicture).
+  const { landmarks: cutLandmarks } = jawOpenedToPicture({
+    landmarks: points.map(([x, y, z]) => [(x! - left) * scale, (y! - top) * scale, (z ?? 0) * scale]),
+    ...cutPlanes,
+    width,
+    height,
+  });
   const reference = engine.meshReference?.();
   const mesh = reference && meshTopology(reference);
   const { planes, landmarks, mirroredShare } = mesh ? frontalise(cutPlanes, width, height, cutLandmarks, mesh) : { planes: cutPlanes, landmarks: cutLandmarks, mirroredShare: 0 };
