@@ -83,6 +83,12 @@ export const MOUTH = {
    * of her 320-pixel cut) and a woman in profile biting a fingertip (sample2's second, by 13).
    */
   jawBeyondLip: 0.01,
+  /**
+   * The lips' gap (pixels) changes by at most this from one column of the mouth to the next (lipsApart):
+   * the laughing girl's closed mouth without the line down her chin from its corner. 1 lowered her gap
+   * towards both corners so far that her teeth showed there.
+   */
+  gapSlope: 2,
 } as const;
 
 export interface MouthMotion {
@@ -352,6 +358,11 @@ function lipsApart(
     // line slanting down from the corner (sample3).
     seams[k] = Math.max(0, 1 - 3 * beyond);
   }
+  // The gap changes by at most MOUTH.gapSlope from one column to the next (lowered where it would change
+  // faster): the skin below rises by its column's gap, and a laugh's wide gap held to the lips' reach at
+  // the mesh's corner (a twentieth of the gap in the next column) moved the chin as a line down from it.
+  for (let k = 1; k <= 2 * span; k++) gaps[k] = Math.min(gaps[k]!, gaps[k - 1]! + MOUTH.gapSlope);
+  for (let k = 2 * span - 1; k >= 0; k--) gaps[k] = Math.min(gaps[k]!, gaps[k + 1]! + MOUTH.gapSlope);
   const at = (values: Float32Array) => (u: number) => {
     const x = Math.min(2 * span, Math.max(0, u + span));
     const k = Math.min(2 * span - 1, Math.floor(x));
@@ -513,8 +524,10 @@ function mouthInside(
     if (upper === undefined || lower === undefined || upperOut === undefined || lowerOut === undefined || !lip) continue;
     highest[c] = (upper + upperOut) / 2;
     lowest[c] = lowerOut + 2 * (lowerOut - lower);
+    // The seed: the first inside pixel down from the upper inner lip, no further than the lower lip's middle.
+    const seedEnd = Math.max((lower + lowerOut) / 2, upper + 1);
     let seed = upper;
-    while (seed < Math.max((lower + lowerOut) / 2, upper + 1) && !isInside(lip, u, seed + 0.5)) seed++;
+    while (seed < seedEnd && !isInside(lip, u, seed + 0.5)) seed++;
     if (!isInside(lip, u, seed + 0.5)) {
       tops[c] = bottoms[c] = (upper + lower) / 2;
       continue;
@@ -523,7 +536,7 @@ function mouthInside(
     // Past the middle of the mesh's lower lip only on teeth: there the mesh's lip lies on them (the laugh);
     // elsewhere that half is lip, and dark red lips in shade (sample1's second face) were taken for the dark.
     const lowerMiddle = (lower + lowerOut) / 2;
-    const walk = (to: number, step: 1 | -1) => {
+    const walk = (seed: number, to: number, step: 1 | -1) => {
       let last = seed;
       let [flat, run, before] = [0, 0, lumaAt(u, seed + 0.5)];
       for (let v = seed + step; step > 0 ? v < to : v > to; v += step) {
@@ -540,8 +553,20 @@ function mouthInside(
       }
       return last;
     };
-    const top = walk(highest[c]!, -1);
-    const bottom = walk(lowest[c]!, 1) + 1;
+    let top = walk(seed, highest[c]!, -1);
+    let bottom = walk(seed, lowest[c]!, 1) + 1;
+    // Teeth further down, still above the lower lip's middle, lead the mouth's inside when what was found
+    // holds none and is shorter: towards a laugh's corners the mesh's upper inner lip lies high in the
+    // upper lip, and the first inside pixel below it was the shade in its crease, the teeth and the dark
+    // beyond a band of lip (sample1's third face: a dark wedge left at her closed mouth's corner).
+    let toothless = true;
+    for (let v = top; v < bottom && toothless; v++) toothless = !isTooth(lip, u, v + 0.5);
+    for (let next = bottom + 1; toothless && next < seedEnd; next++) {
+      if (!isTooth(lip, u, next + 0.5)) continue;
+      const [nextTop, nextBottom] = [walk(next, highest[c]!, -1), walk(next, lowest[c]!, 1) + 1];
+      if (nextBottom - nextTop > bottom - top) [top, bottom] = [nextTop, nextBottom];
+      break;
+    }
     tops[c] = top;
     bottoms[c] = bottom;
   }
