@@ -154,12 +154,11 @@ describe('createMouthMotion', () => {
     // before: at her laugh's corner the lips' gap fell from 9 pixels to none in one column, a line down
     // her chin).
     const halfWidth = Math.hypot(right![0] - left![0], right![1] - left![1]) / 2;
-    const chinDepth = depth(lowerMiddle) + 0.04;
+    const [cx, cy] = point(depth(lowerMiddle) + 0.04);
     let steepest = 0;
     let previous: number | undefined;
     for (let along = -1.3 * halfWidth; along <= 1.3 * halfWidth; along += 1) {
-      const [x, y] = point(chinDepth);
-      const [px, py] = [x + along * across[0]!, y + along * across[1]!];
+      const [px, py] = [cx + along * across[0]!, cy + along * across[1]!];
       motion.source(px, py, out);
       const lift = Math.hypot(out[0] - px, out[1] - py);
       if (previous !== undefined) steepest = Math.max(steepest, Math.abs(lift - previous));

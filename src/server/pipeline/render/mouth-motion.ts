@@ -359,8 +359,8 @@ function lipsApart(
     seams[k] = Math.max(0, 1 - 3 * beyond);
   }
   // The gap changes by at most MOUTH.gapSlope from one column to the next (lowered where it would change
-  // faster): the skin below rises by its column's gap, and a laugh's wide gap held to the lips' reach at
-  // the mesh's corner (a twentieth of the gap in the next column) moved the chin as a line down from it.
+  // faster): the skin below rises by its column's gap, and a laugh's gap, held to the lips' own reach at
+  // the mesh's corner, fell from 9 pixels to half of one in a single column: a line down the chin.
   for (let k = 1; k <= 2 * span; k++) gaps[k] = Math.min(gaps[k]!, gaps[k - 1]! + MOUTH.gapSlope);
   for (let k = 2 * span - 1; k >= 0; k--) gaps[k] = Math.min(gaps[k]!, gaps[k + 1]! + MOUTH.gapSlope);
   const at = (values: Float32Array) => (u: number) => {
