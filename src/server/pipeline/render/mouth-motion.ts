@@ -324,8 +324,9 @@ function lipCurve(points: (readonly [number, number])[]): ((u: number) => number
  * from −reach to reach. Without the picture, the mesh's inner lips. With it, the mouth's inside as the
  * picture shows it (mouthInside), and below the lower lip any teeth or dark the mesh's curve leaves there
  * (insideBeyond). Beyond the mouth's corners the gap fades out to the edge of the region moved: held at
- * the corner's and cut off there, it moved the skin beside the corner as a step down the chin. `seamAt(u)`:
- * how much of the lips' seam is drawn (1 between the corners).
+ * the corner's and cut off there, it moved the skin beside the corner as a step down the chin; for the same
+ * reason the gap changes by at most MOUTH.gapSlope from one column to the next. `seamAt(u)`: how much of
+ * the lips' seam is drawn (1 between the corners).
  */
 function lipsApart(
   person: MouthPicture,
@@ -452,8 +453,9 @@ function insideBeyond(
  * tooth; below the mesh's lower lip only teeth and the dark (see `where` and `lowerMiddle`). The lips'
  * colour is taken in each column from the columns around it (a lamp on one side of the mouth makes them
  * bluer and lighter there, sample3): the redder quarter of what lies between the mesh's lip curves, whose
- * upper lip is on the lip even where its lower one is on the teeth. A column where no inside is found has
- * its lips meeting halfway between the mesh's curves.
+ * upper lip is on the lip even where its lower one is on the teeth. Where the run found holds no tooth and
+ * a tooth lies further down within the seed's reach, the longer of the two runs is the inside (a laugh's
+ * corners). A column where no inside is found has its lips meeting halfway between the mesh's curves.
  */
 function mouthInside(
   person: MouthPicture,
