@@ -130,6 +130,13 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
     const [row] = await t.database.db.select().from(faceImages).where(eq(faceImages.id, json<FaceImage>(photo).id));
     expect(row!.faceEmbedding).toHaveLength(1024);
     expect(row!.analysis).toMatchObject({ faces: 1, pose: { yaw: expect.any(Number) } });
+    // Its face is prepared for its videos in the background and kept beside it (jobs/keep-face.ts), with the
+    // eye opening its analysis recorded, as its renders load it; deleting the photo removes it too.
+    const file = t.storage.fromUrl(row!.imageUrl)!.path;
+    const kept = await until(() => readKeptFace(keptFaceFile(file), file), (face) => face !== undefined, 60_000);
+    expect(kept!.eyeOpening).toBe(row!.analysis!.eyeOpening);
+    expect((await client.delete(`/api/faceImages/${row!.id}`)).statusCode).toBe(204);
+    expect(filesUnder(t.storage.root).filter((name) => name.includes(path.basename(file)))).toEqual([]);
 
     // A group photo (three people): the largest face is the one kept, and said so.
     const group = await client.post('/api/faceImages', { personId: person.id, name: 'Group', imageData: dataUrl(readFileSync(OTHER_PEOPLE[2]!), 'image/jpeg') });

@@ -21,6 +21,7 @@ const handlers = (overrides: Partial<JobHandlers>): JobHandlers => ({
   'data-export-gave-up': noop,
   maintenance: noop,
   'actor-track': noop,
+  'keep-face': noop,
   ...overrides,
 });
 

@@ -7,6 +7,7 @@ import type { Storage } from '../storage/storage';
 import { actorTrackJob } from './actor-track';
 import { dataExportGaveUp, dataExportJob } from './data-export';
 import { extractFacesJob, faceExtractionGaveUp } from './face-extraction';
+import { keepFaceJob } from './keep-face';
 import { maintenanceJob } from './maintenance';
 import type { JobHandlers, JobQueue } from './queue';
 import { renderGaveUp, renderJob } from './render';
@@ -23,6 +24,7 @@ export interface JobData {
   'data-export-gave-up': { exportId: number };
   maintenance: Record<string, never>;
   'actor-track': { templateId: number };
+  'keep-face': { faceImageId: number };
 }
 export type QueueName = keyof JobData;
 
@@ -48,6 +50,8 @@ export const QUEUE_SETTINGS: Record<QueueName, QueueSettings> = {
   maintenance: { retryLimit: 0, retryDelaySeconds: 60, internal: true },
   // Preparation, not a parent's work: out of the admin's figures. A failure is retried by the next sweep too.
   'actor-track': { retryLimit: 1, retryDelaySeconds: 60, internal: true },
+  // Likewise: a face photo prepared ahead of its videos; their render prepares it when this failed.
+  'keep-face': { retryLimit: 1, retryDelaySeconds: 60, internal: true },
 };
 export const QUEUE_NAMES = Object.keys(QUEUE_SETTINGS) as QueueName[];
 
@@ -74,5 +78,6 @@ export function jobHandlers(deps: JobDeps): JobHandlers {
     'data-export-gave-up': (data) => dataExportGaveUp(deps, data),
     maintenance: () => maintenanceJob(deps),
     'actor-track': (data, context) => actorTrackJob(deps, data, context),
+    'keep-face': (data, context) => keepFaceJob(deps, data, context),
   };
 }

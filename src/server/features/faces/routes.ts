@@ -75,7 +75,7 @@ export async function faceRoutes(app: FastifyInstance, { db, sessions, storage, 
       const input = parseInput(createFaceImageSchema, request.body);
       requireSelf(user, input.userId);
       const person = await consentedPerson(db, user, requirePersonId(input.personId));
-      const row = await createFaceImage({ db, storage, pipeline }, person, {
+      const row = await createFaceImage({ db, storage, pipeline, queue }, person, {
         imageData: input.imageData,
         name: input.name,
         isDefault: input.isDefault === true,

@@ -129,15 +129,16 @@ export interface NewFaceImage {
  * with several faces the largest is the person. Its embedding, expression and pose are stored, and
  * `mlProcessed` is set. The first face of a person becomes the default; `isDefault: true` takes the
  * default from another. The declared expression stays when the classifier agrees, else what it saw.
+ * Once kept, its face is prepared for its videos in the background (jobs/keep-face.ts).
  */
 export async function createFaceImage(
-  deps: { db: Db; storage: Storage; pipeline: PipelinePool },
+  deps: { db: Db; storage: Storage; pipeline: PipelinePool; queue: JobQueue },
   person: PersonRow,
   input: NewFaceImage,
 ): Promise<FaceImageRow> {
-  const { db, storage, pipeline } = deps;
+  const { db, storage, pipeline, queue } = deps;
   const { file } = await ingestDataUrl(storage, input.imageData, FACE_IMAGE_RULE, person.userId);
-  return keepIfSaved(storage, file, async () => {
+  const row = await keepIfSaved(storage, file, async () => {
     const analysis = await pipeline.run('analyseImage', { file: file.path }).catch((error: unknown) => {
       throw badRequest(/megapixels/.test((error as Error).message) ? (error as Error).message : MEDIA_MESSAGES.unreadableMedia);
     });
@@ -178,6 +179,9 @@ export async function createFaceImage(
       return row!;
     }, { needsConsent: true });
   });
+  // The photo is kept whether or not this job can be queued: without it, its first video prepares the face.
+  await queue.send('keep-face', { faceImageId: row.id }).catch(() => undefined);
+  return row;
 }
 
 export async function setDefaultFaceImage(db: Db, image: FaceImageRow): Promise<FaceImageRow> {

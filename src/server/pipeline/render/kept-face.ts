@@ -2,6 +2,8 @@
 // frontal, its light and what covers it worked out), kept beside the image it came from (`<image>.face`)
 // and read back by every later render of that image: the preparation is about a second of one core per
 // image (a person with a collection of crops from their clips has up to nine), spent again on every video.
+// It is prepared ahead where it can be: a photo as it is stored (jobs/keep-face.ts), a clip's crops as their
+// extraction ends (jobs/face-extraction.ts); otherwise by the first render that needs it.
 // The file belongs to one image (its size and modification time) and one version of the code that prepares
 // it (a hash of that code: a new release prepares every face again, on its next render). Storage removes
 // it with the image (storage.ts: a stored file's `<name>.*` siblings); it is never served (media URLs name
