@@ -11,6 +11,7 @@ import { faceImages } from '../db/schema';
 import { speak } from '../media/speech';
 import { cosineSimilarity } from '../pipeline/face-engine';
 import { keptFaceFile, readKeptFace } from '../pipeline/render/kept-face';
+import { keepFaceJob } from './keep-face';
 import { testDatabases } from '../testing/databases';
 import { PORTRAIT, dataUrl, filesUnder, fixtures } from '../testing/media-fixtures';
 import { memberWithPerson } from '../testing/people-kit';
@@ -136,6 +137,11 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
     const kept = await until(() => readKeptFace(keptFaceFile(file), file), (face) => face !== undefined, 60_000);
     expect(kept!.eyeOpening).toBe(row!.analysis!.eyeOpening);
     expect((await client.delete(`/api/faceImages/${row!.id}`)).statusCode).toBe(204);
+    expect(filesUnder(t.storage.root).filter((name) => name.includes(path.basename(file)))).toEqual([]);
+    // A job that runs after the deletion (queued twice, or late) finds nothing to prepare and writes nothing.
+    const deps = { db: t.database.db, storage: t.storage, queue: t.queue, pipeline: t.pipeline, log: t.app.log };
+    const context = { jobId: 'late', queue: 'keep-face' as const, attempt: 0, lastAttempt: true, signal: new AbortController().signal };
+    await keepFaceJob(deps, { faceImageId: row!.id }, context);
     expect(filesUnder(t.storage.root).filter((name) => name.includes(path.basename(file)))).toEqual([]);
 
     // A group photo (three people): the largest face is the one kept, and said so.
