@@ -9,6 +9,7 @@ import { eyeGaze, eyeOpening, irisPositions } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
 import { EYE_CONTOURS, FACE_OVAL, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, EYES_WITH_BROWS, grownHull, pick } from './landmarks';
+import { loadMeshModel, meshFittedUpright } from './mesh-model';
 import { jawOpenedToPicture } from './mouth-motion';
 import { boxBlur, fillPolygon } from './planes';
 import { rgbToYuvPlanes, sampleBilinear } from './yuv';
@@ -474,6 +475,21 @@ async function frontalCut(
 }
 
 /**
+ * The photo's largest face (the person), its mesh fitted again on the face turned upright by its own eye
+ * line (mesh-model.ts meshFittedUpright: on a tilted head the first mesh misreads the roll, and the face
+ * turned frontal along it smears), and how many faces the photo shows; undefined when it shows none.
+ */
+async function largestFace(engine: FaceEngine, photo: Photo) {
+  const faces = (await engine.detect(photo, { mesh: true, maxFaces: 10, upright: true })).filter((face) => face.landmarks);
+  const face = faces.sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3])[0];
+  if (!face) return undefined;
+  // The mesh model alone runs where the face engine set up its tfjs in this thread; elsewhere the first mesh stays.
+  const model = await loadMeshModel();
+  const points = model ? await meshFittedUpright(model, photo, face.landmarks!, { left: LEFT_EYE_CORNERS, right: RIGHT_EYE_CORNERS }) : face.landmarks!;
+  return { face, points, faces };
+}
+
+/**
  * How the photo's largest face will show in the video, read on the face cut out and turned frontal as
  * loadPersonFace prepares it, for the photo's analysis on arrival (pipeline/tasks.ts analyseImage); undefined
  * when the photo has no face:
@@ -483,10 +499,9 @@ async function frontalCut(
  *   (frontal-face.ts mirroredShare; shared/face-analysis.ts TURNED_AWAY_HIDDEN_SHARE).
  */
 export async function photoFacing(engine: FaceEngine, photo: Photo): Promise<{ gaze: number | undefined; hiddenShare: number } | undefined> {
-  const faces = (await engine.detect(photo, { mesh: true, maxFaces: 10, upright: true })).filter((face) => face.landmarks);
-  const face = faces.sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3])[0];
-  if (!face) return undefined;
-  const { planes, landmarks, width, height, hiddenShare } = await frontalCut(engine, photo, face.landmarks!);
+  const found = await largestFace(engine, photo);
+  if (!found) return undefined;
+  const { planes, landmarks, width, height, hiddenShare } = await frontalCut(engine, photo, found.points);
   return { gaze: eyeGaze((x, y) => planes.y[y * width + x]!, width, height, landmarks), hiddenShare };
 }
 
@@ -505,10 +520,9 @@ export async function loadPersonFace(
 ): Promise<PersonFace> {
   const decoded = await sharp(file, { limitInputPixels: 40_000_000 }).rotate().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   const photo = { data: decoded.data, width: decoded.info.width, height: decoded.info.height };
-  const faces = (await engine.detect(photo, { mesh: true, maxFaces: 10, upright: true })).filter((face) => face.landmarks);
-  if (faces.length === 0) throw new PersonFaceError('no face was found in the person’s photo');
-  const face = faces.sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3])[0]!;
-  const points = face.landmarks!;
+  const found = await largestFace(engine, photo);
+  if (!found) throw new PersonFaceError('no face was found in the person’s photo');
+  const { face, points, faces } = found;
   // Whether the eyes are shut, on the lids the iris model draws (the mesh alone draws shut lids open). Only
   // for that: the render's mesh stays the mesh's own, whose two eyes are always drawn alike (decision 014).
   const refined = eyes && measured === undefined ? (await engine.detect(photo, { mesh: true, maxFaces: 10, refineEyes: true, upright: true })).find((other) => other.landmarks && boxOverlap(other.box, face.box) > 0.5) : undefined;
