@@ -8,18 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PORTRAIT } from '../../testing/media-fixtures';
 import { type FaceEngine, type Frame, createHumanFaceEngine } from '../face-engine';
 import { EYE_CONTOURS, LEFT_EYE_CORNERS, OUTER_LIPS, RIGHT_EYE_CORNERS } from './landmarks';
-import { loadMeshModel, meshFittedUpright } from './mesh-model';
+import { eyeLineDegrees, loadMeshModel, meshFittedUpright } from './mesh-model';
 import { rgbToYuvPlanes } from './yuv';
 
 const DEMO = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
 const EYES = { left: LEFT_EYE_CORNERS, right: RIGHT_EYE_CORNERS };
 
-/** The eye line's angle from level, in degrees. */
-function roll(mesh: number[][]): number {
-  const middle = ([a, b]: readonly number[]) => [(mesh[a!]![0]! + mesh[b!]![0]!) / 2, (mesh[a!]![1]! + mesh[b!]![1]!) / 2];
-  const [left, right] = [middle(LEFT_EYE_CORNERS), middle(RIGHT_EYE_CORNERS)];
-  return (Math.atan2(right[1]! - left[1]!, right[0]! - left[0]!) * 180) / Math.PI;
-}
+const roll = (mesh: number[][]) => eyeLineDegrees(mesh, EYES);
 
 describe('meshFittedUpright', () => {
   let engine: FaceEngine;

@@ -137,7 +137,7 @@ export async function meshFittedUpright(model: MeshModel, photo: { data: Uint8Ar
 }
 
 /** The angle of a mesh's eye line from level, in degrees. */
-function eyeLineDegrees(mesh: number[][], eyes: { left: readonly number[]; right: readonly number[] }): number {
+export function eyeLineDegrees(mesh: number[][], eyes: { left: readonly number[]; right: readonly number[] }): number {
   const middle = ([a, b]: readonly number[]) => [(mesh[a!]![0]! + mesh[b!]![0]!) / 2, (mesh[a!]![1]! + mesh[b!]![1]!) / 2];
   const [left, right] = [middle(eyes.left), middle(eyes.right)];
   return (Math.atan2(right[1]! - left[1]!, right[0]! - left[0]!) * 180) / Math.PI;
