@@ -41,7 +41,8 @@
 // Environment: RENDER_BENCH_SPEED=0 skips the speed cases; RENDER_BENCH_EYES=0 turns the eyes' openness off,
 // RENDER_BENCH_GAZE=0 their gaze; RENDER_BENCH_CASES=talking-man:sample5,...
 // picks the quality cases (templates talking-man, talking-woman, portrait-720p25; persons sample1-6 of
-// face-api's demo (their largest face; sample5.2 for the second largest, cut out: cropNthFace), woman-clip,
+// face-api's demo (their largest face; sample5.2 for the second largest, cut out: cropNthFace; sample2@0.5
+// the photo at half its size: resizedPhoto), woman-clip,
 // woman-blink, woman-glance); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
 // RENDER_BENCH_JITTER_FRAMES consecutive frames for the jitter (90); RENDER_BENCH_ROUNDS speed rounds (2);
 // RENDER_BENCH_JSON=1 prints every figure as JSON after the tables; RENDER_BENCH_KEEP=1 keeps the rendered videos (the
@@ -391,6 +392,19 @@ async function cropNthFace(engine: FaceEngine, name: string, dir: string): Promi
   const largestInCut = largest(await engine.detect({ data: cut.data, width: side, height: side }, { maxFaces: 10 }));
   const [cx, cy] = largestInCut ? [largestInCut.box[0] + largestInCut.box[2] / 2 + left, largestInCut.box[1] + largestInCut.box[3] / 2 + top] : [-1, -1];
   if (Math.abs(cx - (x + w / 2)) > w / 4 || Math.abs(cy - (y + h / 2)) > h / 4) throw new Error(`${name}: the largest face of the cut is not face ${nth}`);
+  return file;
+}
+
+/**
+ * A demo photo at another size: `sample2@0.5` is sample2 at half its width and height, the same face at half
+ * as many pixels, as in a smaller photo or a group photo taken from further away (the mesh's depth once
+ * depended on it: decision 014, thirty-third part).
+ */
+async function resizedPhoto(name: string, dir: string): Promise<string> {
+  const [photoName, scale] = name.split('@') as [string, string];
+  const { width } = await sharp(demoPhoto(photoName)).metadata();
+  const file = path.join(dir, `${name}.jpg`);
+  await sharp(demoPhoto(photoName)).rotate().resize({ width: Math.round(width! * Number(scale)) }).jpeg({ quality: 95 }).toFile(file);
   return file;
 }
 
@@ -804,9 +818,10 @@ export async function benchRender() {
     const faceApi = await loadFaceApi();
     const persons = new Map<string, Person>();
     const personOf = async (name: string) => {
-      if (!/^sample[1-6](\.[1-9])?$/.test(name) && !['woman-clip', 'woman-blink', 'woman-glance'].includes(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos; sample5.2 is its second largest face), woman-clip, woman-blink or woman-glance`);
+      if (!/^sample[1-6](\.[1-9])?(@[0-9.]+)?$/.test(name) && !['woman-clip', 'woman-blink', 'woman-glance'].includes(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos; sample5.2 is its second largest face; sample2@0.5 the photo at half its size), woman-clip, woman-blink or woman-glance`);
       if (!persons.has(name)) {
-        if (name === 'woman-clip') persons.set(name, await loadClipPerson(engine, faceApi, dir));
+        if (name.includes('@')) persons.set(name, await loadPerson(engine, faceApi, name, await resizedPhoto(name, dir)));
+        else if (name === 'woman-clip') persons.set(name, await loadClipPerson(engine, faceApi, dir));
         else if (name === 'woman-blink') persons.set(name, await loadBlinkPerson(engine, faceApi, dir, await personOf('woman-clip')));
         else if (name === 'woman-glance') persons.set(name, await loadGlancePerson(engine, faceApi, dir, await personOf('woman-clip')));
         else if (name.includes('.')) persons.set(name, await loadPerson(engine, faceApi, name, await cropNthFace(engine, name, dir)));

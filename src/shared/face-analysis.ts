@@ -23,15 +23,13 @@ export const TURNED_AWAY_YAW_DEGREES = 25;
  * …or whose head is turned at least TURNED_AWAY_MIN_YAW_DEGREES and whose face, turned frontal for the video
  * (server/pipeline/render/frontal-face.ts), has at least this share taken from its other side because the
  * photo hides it: Human's yaw reads a turn that comes with a look down as less than it is. Measured on
- * face-api's demo photos (the largest face; share, yaw): sample1 0.33, 19° and sample4 0.32, 19° (turned
- * about a third of the way: their videos are the weakest, sample4's a blurred mask that face-api's detector
- * finds in 1 of 16 frames on the talking man, decision 014); sample2 0.20, 8° (tilted and looking down, not
- * turned: cut to her face 0.28, so the share alone would call her turned), sample6 0.13, 13°, sample3 0.07,
- * 11°, sample5 0, 4°; the portrait 0.03, 0°; stills of both talking clips 0-0.01, 0-3° (each eye and brow
- * taken whole from one side since decision 014's twenty-fifth part; before it, 0.31, 0.30, 0.22 and 0.25,
- * 0.14, 0.08, and blurred 0.12). The other two women of sample1, in three-quarter view and tilted, read 0.34,
- * 11° and 0.28, 14° before it: not warned. The share also counts what a look down foreshortens on both sides
- * (sample2), so it does not stand alone.
+ * face-api's demo photos (the largest face; share, yaw; with the mesh's depth in pixels since decision 014's
+ * thirty-third part): sample1 0.27, 19° and sample4 0.29, 19° (turned about a third of the way: their videos
+ * are the weakest, decision 014); sample2 0.18, 8° (tilted and looking down, not turned), sample6 0.17, 13°,
+ * sample3 0.10, 11°, sample5 0, 4°; the portrait 0 (within 6° of frontal, left as it is); stills of both
+ * talking clips 0-0.02, 0-3°; cut out of the group photos, sample5's second face 0.19, 15°, and the other two
+ * women of sample1, in three-quarter view and tilted, 0.21, 12° and 0.04, 14°: not warned. The share also
+ * counts what a look down foreshortens on both sides (sample2), so it does not stand alone.
  */
 export const TURNED_AWAY_HIDDEN_SHARE = 0.25;
 export const TURNED_AWAY_MIN_YAW_DEGREES = 15;

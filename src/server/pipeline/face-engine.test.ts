@@ -115,6 +115,25 @@ describe('human face engine', () => {
     }
   }, 60_000);
 
+  it('gives the mesh’s depth in the frame’s pixels, as its x and y: in proportion to the face’s size', async ({ annotate }) => {
+    // Human gives the depth in its mesh crop's units, whatever the face's size: taken as it was, sample1's woman
+    // at half her photo's size read as deep as at full size, and 53.5° turned against 32.3° (frontal-face.ts).
+    const depthOverHeight = async (frame: Frame) => {
+      const faces = (await engine.detect(frame, { mesh: true, maxFaces: 10 })).filter((face) => face.landmarks);
+      const { landmarks } = [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0]!;
+      const span = (k: number) => Math.max(...landmarks!.map((point) => point[k]!)) - Math.min(...landmarks!.map((point) => point[k]!));
+      return span(2) / span(1);
+    };
+    const ratios = [
+      await depthOverHeight(await picture(sample(1), (image) => image.resize({ width: 960 }))),
+      await depthOverHeight(await picture(sample(1))),
+      // A phone-sized copy: the engine searches it reduced and scales the face back.
+      await depthOverHeight(await picture(sample(1), (image) => image.resize({ width: 4400 }))),
+    ];
+    annotate(`depth ÷ height of the face at 0.5, 1 and 2.3 times: ${ratios.map((ratio) => fixed(ratio)).join(', ')}`);
+    for (const ratio of ratios) expect(Math.abs(ratio / ratios[1]! - 1)).toBeLessThan(0.1);
+  }, 60_000);
+
   it('draws and analyses a head tilted far over on its face, checked upright (a girl laughing, head on her shoulder)', async ({ annotate }) => {
     // face-api's sample1, its third largest face, cut out as a parent crops a profile photo.
     const group = await engine.detect(await picture(sample(1)), { mesh: false, maxFaces: 10 });

@@ -46,7 +46,7 @@ export interface DetectedFace {
   box: [number, number, number, number];
   /** 0..1: the mesh model's confidence that this is a face (the detector's when there is no mesh). */
   score: number;
-  /** The 468-point face mesh, [x, y, z] with x and y in pixels of the frame; absent when not computed. */
+  /** The 468-point face mesh, [x, y, z] in pixels of the frame, depth too (faceInFramePixels); absent when not computed. */
   landmarks?: number[][];
   /** Head pose from the mesh; absent without the mesh. */
   pose?: HeadPose;
@@ -251,10 +251,21 @@ async function reducedFrame(frame: Frame, width: number, height: number): Promis
   return { data, width, height };
 }
 
-/** A face found on a reduced copy, in the frame's own pixels (x scaled by sx, y by sy; depth as x). */
-function scaledFace(face: FaceResult, sx: number, sy: number): FaceResult {
+/** The side of the square crop Human's face mesh model reads (its input: the facemesh model's 192 pixels). */
+export const MESH_INPUT = 192;
+
+/**
+ * A face found on the copy searched (`inputSide`: the side of the square tensor it was), in the frame's own
+ * pixels (x scaled by sx, y by sy), its mesh's depth in pixels as well. Human gives the mesh's x and y in
+ * the input's pixels but its depth in the mesh crop's (MESH_INPUT across the crop, whatever the face's size):
+ * as given, the same face photographed at half the size read 49-54° turned against 28-34°. The crop's size
+ * is the box Human returns (facemesh calculateFaceBox keeps the crop's size and moves its centre; `boxRaw`
+ * is it unclamped, as shares of the input's sides).
+ */
+function faceInFramePixels(face: FaceResult, inputSide: number, sx: number, sy: number): FaceResult {
   const [x, y, w, h] = face.box;
-  return { ...face, box: [x * sx, y * sy, w * sx, h * sy], mesh: face.mesh.map(([px, py, pz]) => [px! * sx, py! * sy, (pz ?? 0) * sx]) as FaceResult['mesh'] };
+  const depth = ((face.boxRaw[2] * inputSide) / MESH_INPUT) * sx;
+  return { ...face, box: [x * sx, y * sy, w * sx, h * sy], mesh: face.mesh.map(([px, py, pz]) => [px! * sx, py! * sy, (pz ?? 0) * depth]) as FaceResult['mesh'] };
 }
 
 /**
@@ -529,7 +540,7 @@ export async function createHumanFaceEngine(options: HumanFaceEngineOptions = {}
     try {
       const result = await human.detect(input, { face: perCall });
       if (result.error) throw new Error(`face detection failed: ${result.error}`);
-      return small === frame ? result.face : result.face.map((face) => scaledFace(face, frame.width / small.width, frame.height / small.height));
+      return result.face.map((face) => faceInFramePixels(face, Math.max(small.width, small.height), frame.width / small.width, frame.height / small.height));
     } finally {
       tf.dispose(input);
     }

@@ -367,11 +367,15 @@ describe('renderFace', () => {
   }, 180_000);
 
   it('gives the actor’s face the person’s shape: the output’s outline is the person’s, not the actor’s', async () => {
-    // The talking man (a broad jaw) and sample6's smiling woman (a narrow face), 2 s of him.
+    // The talking man (a broad jaw) and sample6's smiling woman with her photo narrowed to three quarters of
+    // its width (a narrow face: as she is, turned frontal by her real turn, her outline lies 0.035 from his
+    // once their features are laid on each other, about as near as the measure below comes), 2 s of him.
     const talking = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-man.mp4');
     const clip = path.join(scratch, 'man-2s.mp4');
     await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-i', talking, '-t', '2', '-an', '-c:v', 'libx264', '-preset', 'ultrafast', clip], { timeout: 30_000 });
-    const photo = path.join(SAMPLES, 'sample6.jpg');
+    const photo = path.join(scratch, 'narrow-sample6.jpg');
+    const original = await sharp(path.join(SAMPLES, 'sample6.jpg')).metadata();
+    await sharp(path.join(SAMPLES, 'sample6.jpg')).resize(Math.round(original.width! * 0.75), original.height!, { fit: 'fill' }).jpeg({ quality: 95 }).toFile(photo);
     const [shaped, unshaped] = [path.join(scratch, 'shaped.mp4'), path.join(scratch, 'unshaped.mp4')];
     await renderFace({ template: clip, personFace: photo, output: shaped, engine });
     await renderFace({ template: clip, personFace: photo, output: unshaped, engine, shape: false });
@@ -392,9 +396,9 @@ describe('renderFace', () => {
       return total / frames.length;
     };
     const [actor, withShape, without] = [await offOutline(clip), await offOutline(shaped), await offOutline(unshaped)];
-    expect(actor, 'his outline is not hers').toBeGreaterThan(0.04);
-    // Measured: 0.062 for his own face, 0.044 pasted without the shape (the mesh finds her features inside
-    // his outline), 0.021 with it.
+    expect(actor, 'his outline is not hers').toBeGreaterThan(0.045);
+    // Measured: 0.055 for his own face, 0.038 pasted without the shape (the mesh finds her features inside
+    // his outline), 0.016 with it.
     expect(withShape).toBeLessThan(0.6 * without);
     expect(withShape).toBeLessThan(0.5 * actor);
   }, 120_000);

@@ -106,18 +106,24 @@ const NOSE_TIP = 1;
 
 export const FRONTAL = {
   /**
-   * Human's mesh depth reads shallower than the face is (its yaw reads about half the real turn: see
-   * HeadPose). Depth is multiplied by this before the head is turned: on face-api's six demo photos the
-   * five turned faces (sample1-4, 6) came out most symmetric at 1.75: mirror points' mean offset from
-   * their mirror image 3.7 % of the face's width, against 9.4 % with the depth as given and 14.6 % before
-   * turning (src/server/pipeline/render/frontal-face.test.ts measures it).
+   * Human's mesh depth (in the photo's pixels: face-engine.ts faceInFramePixels) reads shallower than the
+   * face is. Depth is multiplied by this before the head is turned. On face-api's six demo photos the five
+   * turned faces (sample1-4, 6) come out most symmetric at 1.15-1.2 (mirror points' mean offset from their
+   * mirror image 2.8 % of the face's width), nearly so at 1.1 (3.1 %), against 4.3 % with the depth as given
+   * and 14.6 % before turning (src/server/pipeline/render/frontal-face.test.ts measures it). 1.1 is taken: of
+   * the nearly as symmetric, the one whose videos measured best (decision 014, thirty-third part: the talking
+   * man with sample4's face found by the detector at 0.45 of his own confidence, against 0.02 at 1.2). A face
+   * reads the same turn at half and twice its size (within 1°; in the mesh crop's units, as the depth once
+   * was, a face half the size read 20° more turned).
    */
-  depthScale: 1.75,
+  depthScale: 1.1,
   /**
    * Degrees the mesh's chin-to-forehead line leans back from upright on a face looking straight at the
-   * camera (the forehead recedes): the talkers of ../shared/media read 9-12° when facing the camera.
+   * camera (the forehead recedes): with the depth above, the talkers of ../shared/media read 12.3° (her) and
+   * 12.9° (him) when facing the camera, the portrait (assets/astronaut.jpg) 12.0° (9-12° while the depth was
+   * in the mesh crop's units, which read their large faces flatter).
    */
-  leanDegrees: 10,
+  leanDegrees: 12,
   /** Below this turn (degrees between the face's forward axis and the camera's) the photo is used as it is. */
   minTurnDegrees: 6,
   /**

@@ -7,11 +7,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as tfjs from '@tensorflow/tfjs';
-import { DETECT_MAX_SIDE } from '../face-engine';
+import { MESH_INPUT } from '../face-engine';
 
 const require = createRequire(import.meta.url);
-/** The mesh model's input side. */
-export const MESH_INPUT = 192;
+export { MESH_INPUT };
 
 export interface MeshModel {
   /**
@@ -80,13 +79,10 @@ export const UPRIGHT_MESH = {
  * mouth's corner below the lip, and the face turned frontal along it showed the far eye smeared; fitted
  * again upright it reads 30°, the eye and mouth where the picture has them. Used where the first mesh
  * misread the roll (UPRIGHT_MESH.keepRoll, fitRoll); otherwise the first is returned as it is. The points
- * are in `photo`'s pixels; depth as the face engine gives it: the model's own units, not scaled with the crop
- * (frontal-face.ts FRONTAL.depthScale is tuned on it; scaled, sample1's face read 6° more turned), times
- * the reduction of a photo the engine searched smaller (face-engine.ts DETECT_MAX_SIDE: depth as x).
+ * are in `photo`'s pixels, depth too (as the face engine gives it).
  */
 export async function meshFittedUpright(model: MeshModel, photo: { data: Uint8Array; width: number; height: number }, landmarks: number[][], eyes: { left: readonly number[]; right: readonly number[] }): Promise<number[][]> {
   const { data, width, height } = photo;
-  const depth = Math.max(1, Math.max(width, height) / DETECT_MAX_SIDE);
   const channel = (x: number, y: number, c: number) => {
     const fx = x < 0 ? 0 : x > width - 1.001 ? width - 1.001 : x;
     const fy = y < 0 ? 0 : y > height - 1.001 ? height - 1.001 : y;
@@ -124,7 +120,7 @@ export async function meshFittedUpright(model: MeshModel, photo: { data: Uint8Ar
     }
     const { points } = await model.run(crop);
     const next: number[][] = [];
-    for (let i = 0; i < points.length; i += 3) next.push([...toPhoto(points[i]!, points[i + 1]!), points[i + 2]! * depth]);
+    for (let i = 0; i < points.length; i += 3) next.push([...toPhoto(points[i]!, points[i + 1]!), points[i + 2]! * step]);
     let moved = 0;
     for (let i = 0; i < next.length; i++) moved += Math.hypot(next[i]![0]! - mesh[i]![0]!, next[i]![1]! - mesh[i]![1]!);
     mesh = next;
