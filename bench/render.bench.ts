@@ -818,7 +818,7 @@ export async function benchRender() {
     const faceApi = await loadFaceApi();
     const persons = new Map<string, Person>();
     const personOf = async (name: string) => {
-      if (!/^sample[1-6](\.[1-9])?(@[0-9.]+)?$/.test(name) && !['woman-clip', 'woman-blink', 'woman-glance'].includes(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos; sample5.2 is its second largest face; sample2@0.5 the photo at half its size), woman-clip, woman-blink or woman-glance`);
+      if (!/^sample[1-6](\.[1-9]|@[0-9.]+)?$/.test(name) && !['woman-clip', 'woman-blink', 'woman-glance'].includes(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos; sample5.2 is its second largest face; sample2@0.5 the photo at half its size), woman-clip, woman-blink or woman-glance`);
       if (!persons.has(name)) {
         if (name.includes('@')) persons.set(name, await loadPerson(engine, faceApi, name, await resizedPhoto(name, dir)));
         else if (name === 'woman-clip') persons.set(name, await loadClipPerson(engine, faceApi, dir));
