@@ -69,6 +69,45 @@ describe('createMouthMotion', () => {
     expect(out[2]).toBeLessThan(0.3);
   }, 60_000);
 
+  it('parts the lips only between their corners when the actor opens wide: the skin beyond them stretches with the jaw, no mouth shows there', async () => {
+    const grin = await meshAt('talking-woman', 1.1);
+    const motion = createMouthMotion({ landmarks: grin });
+    motion.update(await meshAt('talking-man', 0));
+    motion.update(await meshAt('talking-man', 4.7));
+    const [left, right] = MOUTH_CORNERS.map((i) => grin[i]!);
+    const upper = grin[UPPER_LIP_CENTRE]!;
+    const halfWidth = Math.hypot(right![0]! - left![0]!, right![1]! - left![1]!) / 2;
+    const [ax, ay] = [(right![0]! - left![0]!) / (2 * halfWidth), (right![1]! - left![1]!) / (2 * halfWidth)];
+    // A point of the picture by where along the lips (u, 0 mid-mouth) and how far down from the upper lip (v).
+    const at = (u: number, v: number): [number, number] => [upper[0]! + u * ax - v * ay, upper[1]! + u * ay + v * ax];
+    const chinDepth = (grin[CHIN]![0]! - upper[0]!) * -ay + (grin[CHIN]![1]! - upper[1]!) * ax;
+    const out: MouthSample = [0, 0, 0, 0, 0];
+    // Down each column from the upper lip to the chin: the most of the actor's mouth shown, and how far the
+    // picture moves down at its lowest point moved.
+    const column = (u: number) => {
+      let [mouth, moved] = [0, 0];
+      for (let v = 0; v < chinDepth; v += 0.5) {
+        const [px, py] = at(u, v);
+        mouth = Math.max(mouth, motion.source(px, py, out));
+        moved = Math.max(moved, (py - out[1]) * ax - (px - out[0]) * ay);
+      }
+      return { mouth, moved };
+    };
+    const middle = column(0);
+    expect(middle.mouth).toBeGreaterThan(0.9);
+    expect(middle.moved).toBeGreaterThan(0.9 * motion.maxDrop);
+    for (const side of [-1, 1]) {
+      // Just past a corner: none of the actor's mouth (his dark corners showed there as whiskers), but the
+      // jaw still drops (measured: none of his mouth, and the picture moved 4.7 px down against 23.9 mid-mouth;
+      // on the opening as wide as the jaw, his mouth in full there).
+      const beyond = column(side * 1.05 * halfWidth);
+      expect(beyond.mouth, `past the ${side < 0 ? 'left' : 'right'} corner`).toBe(0);
+      expect(beyond.moved).toBeGreaterThan(0.15 * middle.moved);
+      // Near a corner the lips part a little: the opening closes towards the corner, not at a cliff.
+      expect(column(side * 0.9 * halfWidth).mouth).toBeGreaterThan(0.5);
+    }
+  }, 60_000);
+
   it('closes a smile showing teeth from the photos parents take: nothing between the photo’s parted lips shows', async () => {
     const actorRest = await meshAt('talking-man', 0);
     for (const name of ['sample3', 'sample6', 'sample5']) {

@@ -72,6 +72,11 @@ export const MOUTH = {
   insideBridge: 0.01,
   /** …and any number of them (up to three times as many) where the light falls by this much (Y) a pixel: the blur's slope. */
   insideBlurSlope: 3,
+  /**
+   * Below the mouth's corners the lips part less than the jaw drops (they close at the corners): the skin
+   * takes up the difference over this share of the way from the lips to the chin.
+   */
+  cornerStretch: 0.5,
   /** The lower lip drops at most this share of the way from the lips to the chin. */
   maxDropShare: 0.45,
   /** The jaw's shift fades out at this many times the lips-to-chin depth (beyond the chin: outside the mask). */
@@ -141,6 +146,8 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & MouthP
   const ownGap = Math.max(0, lipGap - MOUTH.closedOpening * faceHeight);
   // The lower lip never drops more than about half the way to the chin.
   const maxDrop = Math.max(0, (chinDepth - gapTop - lipGap) * MOUTH.maxDropShare);
+  // Below the corners, where the lips part less than the jaw drops, the skin takes up the difference over this depth.
+  const stretch = Math.max(1, (chinDepth - gapTop - lipGap) * MOUTH.cornerStretch);
   const overlap = MOUTH.closeOverlap * faceHeight;
   const seamWidth = MOUTH.seamWidth * faceHeight;
   let rest = Infinity;
@@ -206,8 +213,12 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & MouthP
       // Opening: w is how far down from the upper lip's edge mid-mouth.
       const w = v - gapTop;
       if (w <= 0) return 0;
-      const across = 1 - (u / reach) * (u / reach);
-      const drop = extra * across;
+      // The jaw drops across its width (fading out past the mouth's corners); the lips part only between
+      // their corners, closing there. Parted as wide as the jaw, the opening ran past the person's corners
+      // and showed the actor's dark corners there, stretched into whiskers (talking woman, sample3).
+      const jaw = extra * (1 - (u / reach) * (u / reach));
+      const t = u / halfWidth;
+      const drop = t * t < 1 ? Math.min(jaw, extra * (1 - t * t * t * t)) : 0;
       const gapEnd = lipGap + drop;
       if (w < gapEnd && drop > 0) {
         // The opened mouth runs from the upper lip's edge to the dropped lower one. The person's own picture
@@ -226,9 +237,10 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & MouthP
         return Math.max(inserted, own);
       }
       if (w <= lipGap * 0.5) return 0;
-      // Below the gap: shifted down by `drop` at the lip, fading to 0 beyond the chin.
+      // Below the gap: shifted down by `drop` at the lip, by the jaw's drop further down (the skin below the
+      // corners stretches), fading to 0 beyond the chin.
       const fade = Math.max(0, Math.min(1, (fadeEnd - v) / Math.max(1, fadeEnd - gapTop - gapEnd)));
-      const shift = drop * fade;
+      const shift = (drop + (jaw - drop) * Math.max(0, Math.min(1, (w - gapEnd) / stretch))) * fade;
       out[0] = px - shift * nx;
       out[1] = py - shift * ny;
       return 0;
