@@ -108,6 +108,41 @@ describe('createMouthMotion', () => {
     }
   }, 60_000);
 
+  it('opens a smile at its own lips, column by column: towards the corners the actor’s mouth shows where the lips part, not below them', async () => {
+    const actor = [await meshAt('talking-man', 0), await meshAt('talking-man', 4.7)];
+    // sample3's smile curves up towards its corners; sample6's is nearly level.
+    for (const name of ['sample3', 'sample6']) {
+      const person = await loadPersonFace(engine, path.join(SAMPLES, `${name}.jpg`), { eyes: false });
+      const lm = person.landmarks;
+      const motion = createMouthMotion(person);
+      for (const mesh of actor) motion.update(mesh);
+      const [left, right] = MOUTH_CORNERS.map((i) => lm[i]!);
+      const upper = lm[UPPER_LIP_CENTRE]!;
+      const halfWidth = Math.hypot(right![0]! - left![0]!, right![1]! - left![1]!) / 2;
+      const [ax, ay] = [(right![0]! - left![0]!) / (2 * halfWidth), (right![1]! - left![1]!) / (2 * halfWidth)];
+      // Mouth coordinates: u along the lips from mid-mouth, v down from the upper lip's middle.
+      const at = (u: number, v: number): [number, number] => [upper[0]! + u * ax - v * ay, upper[1]! + u * ay + v * ax];
+      const lip = pick(lm, UPPER_INNER_LIP)
+        .map(([x, y]) => [(x - upper[0]!) * ax + (y - upper[1]!) * ay, (x - upper[0]!) * -ay + (y - upper[1]!) * ax] as const)
+        .sort((a, b) => a[0] - b[0]);
+      const out: MouthSample = [0, 0, 0, 0, 0];
+      for (const share of [-0.7, 0.7]) {
+        const u = share * halfWidth;
+        // The upper inner lip's edge in this column, and the first point down it that shows the opening.
+        const k = lip.findIndex((p) => p[0] > u) - 1;
+        expect(k, `${name}: the column lies within the lip`).toBeGreaterThanOrEqual(0);
+        const [[u0, v0], [u1, v1]] = [lip[k]!, lip[k + 1]!];
+        const edge = v0 + ((u - u0) / (u1 - u0)) * (v1 - v0);
+        let first = Infinity;
+        for (let v = edge - 20; v < edge + 40 && first === Infinity; v += 0.25) if (motion.source(...at(u, v), out) > 0.5) first = v;
+        // Measured (pixels below the lip's edge, left and right; the face is about 320 high): sample3 1.75 and
+        // 0.5, sample6 2.5 and 2.25; opened at the mid-mouth's level all along, 11 and 11.75 on sample3 (in
+        // her lower lip and the skin below her corners), 0.5 and 2 on sample6.
+        expect(Math.abs(first - edge), `${name}, ${share < 0 ? 'left' : 'right'}: the opening's top against the lip's edge`).toBeLessThan(4);
+      }
+    }
+  }, 60_000);
+
   it('closes a smile showing teeth from the photos parents take: nothing between the photo’s parted lips shows', async () => {
     const actorRest = await meshAt('talking-man', 0);
     for (const name of ['sample3', 'sample6', 'sample5']) {

@@ -153,9 +153,9 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & MouthP
   let rest = Infinity;
   let open = 0;
   let extra = 0;
-  // The region `source` moves: u in (−reach, reach), v in (top, fadeEnd), where top is the upper lip's
-  // edge mid-mouth or, closing, the highest the lips meet (a smile's corners curve up above the middle),
-  // with the overlap and the seam's shade above it; its corners' box and a pixel more.
+  // The region `source` moves: u in (−reach, reach), v in (top, fadeEnd), where top is the highest of the
+  // upper lip's edges, where the lips part or meet (a smile's corners curve up above the middle), with the
+  // overlap and the seam's shade above it; its corners' box and a pixel more.
   const top = Math.min(gapTop, ...lips.tops) - overlap - seamWidth;
   const corners = [[-reach, top], [reach, top], [-reach, fadeEnd], [reach, fadeEnd]].map(([u, v]) => toPicture(u!, v!));
   const bounds = Float64Array.from([
@@ -210,8 +210,13 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & MouthP
         out[1] = py + shift * ny;
         return 0;
       }
-      // Opening: w is how far down from the upper lip's edge mid-mouth.
-      const w = v - gapTop;
+      // Opening, column by column: w is how far down from this column's upper lip edge, and the lips part
+      // at their own seam there. At the mid-mouth's seam all along, a smile's opening lay below its corners,
+      // which curve up: the actor's mouth showed as a dark dash in the skin below a corner, and the photo's
+      // teeth stayed above it (talking woman, sample5).
+      const upperEdge = lips.topAt(u);
+      const gap = lips.gapAt(u);
+      const w = v - upperEdge;
       if (w <= 0) return 0;
       // The jaw drops across its width (fading out past the mouth's corners); the lips part only between
       // their corners, closing there. Parted as wide as the jaw, the opening ran past the person's corners
@@ -219,27 +224,27 @@ export function createMouthMotion(person: Pick<PersonFace, 'landmarks'> & MouthP
       const jaw = extra * (1 - (u / reach) * (u / reach));
       const t = u / halfWidth;
       const drop = t * t < 1 ? Math.min(jaw, extra * (1 - t * t * t * t)) : 0;
-      const gapEnd = lipGap + drop;
+      const gapEnd = gap + drop;
       if (w < gapEnd && drop > 0) {
         // The opened mouth runs from the upper lip's edge to the dropped lower one. The person's own picture
         // there: their upper half-gap as it is, the lips' seam where the opening was inserted (for what
         // little shows through its soft edge), their lower half-gap moved down with the jaw.
-        const back = w <= lipGap * 0.5 ? 0 : Math.min(drop, w - lipGap * 0.5);
+        const back = w <= gap * 0.5 ? 0 : Math.min(drop, w - gap * 0.5);
         out[0] = px - back * nx;
         out[1] = py - back * ny;
         out[2] = Math.min(1, Math.max(0, w / gapEnd));
         out[3] = Math.min(1, Math.max(0, 0.5 + u / (2 * halfWidth)));
         // Inside the inserted part, the actor's mouth; soft over two pixels at its edges.
-        const inserted = softEdge(Math.min(w - lipGap * 0.5, lipGap * 0.5 + drop - w));
+        const inserted = softEdge(Math.min(w - gap * 0.5, gap * 0.5 + drop - w));
         // The person's own parted lips (their teeth in a smiling photo) give way to the actor's mouth as the
         // actor opens past them: one row of teeth, not the photo's above the actor's.
-        const own = softEdge(Math.min(w, gapEnd - w)) * Math.min(1, drop / Math.max(MOUTH.minPixels, lipGap));
+        const own = softEdge(Math.min(w, gapEnd - w)) * Math.min(1, drop / Math.max(MOUTH.minPixels, gap));
         return Math.max(inserted, own);
       }
-      if (w <= lipGap * 0.5) return 0;
+      if (w <= gap * 0.5) return 0;
       // Below the gap: shifted down by `drop` at the lip, by the jaw's drop further down (the skin below the
       // corners stretches), fading to 0 beyond the chin.
-      const fade = Math.max(0, Math.min(1, (fadeEnd - v) / Math.max(1, fadeEnd - gapTop - gapEnd)));
+      const fade = Math.max(0, Math.min(1, (fadeEnd - v) / Math.max(1, fadeEnd - upperEdge - gapEnd)));
       const shift = (drop + (jaw - drop) * Math.max(0, Math.min(1, (w - gapEnd) / stretch))) * fade;
       out[0] = px - shift * nx;
       out[1] = py - shift * ny;
