@@ -18,6 +18,24 @@ const MEDIA = path.resolve(import.meta.dirname, '../../../../../shared/media');
 const PORTRAIT = path.resolve(import.meta.dirname, '../../../../assets/astronaut.jpg');
 const SAMPLES = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
 
+/**
+ * A mesh's mouth coordinates, as mouth-motion.ts takes them: u along the lips from corner to corner (0
+ * mid-mouth), v down from the upper lip's middle. `at` gives the picture's point, `toMouth` the mouth
+ * coordinates of one, `down` how far a move (dx, dy) goes down the mouth's v.
+ */
+function mouthCoordinates(lm: number[][]) {
+  const [left, right] = MOUTH_CORNERS.map((i) => lm[i]!);
+  const upper = lm[UPPER_LIP_CENTRE]!;
+  const halfWidth = Math.hypot(right![0]! - left![0]!, right![1]! - left![1]!) / 2;
+  const [ax, ay] = [(right![0]! - left![0]!) / (2 * halfWidth), (right![1]! - left![1]!) / (2 * halfWidth)];
+  return {
+    halfWidth,
+    at: (u: number, v: number): [number, number] => [upper[0]! + u * ax - v * ay, upper[1]! + u * ay + v * ax],
+    toMouth: ([x, y]: number[]): [number, number] => [(x! - upper[0]!) * ax + (y! - upper[1]!) * ay, (x! - upper[0]!) * -ay + (y! - upper[1]!) * ax],
+    down: (dx: number, dy: number) => dy * ax - dx * ay,
+  };
+}
+
 describe('createMouthMotion', () => {
   let engine: FaceEngine;
   let scratch: string;
@@ -74,13 +92,8 @@ describe('createMouthMotion', () => {
     const motion = createMouthMotion({ landmarks: grin });
     motion.update(await meshAt('talking-man', 0));
     motion.update(await meshAt('talking-man', 4.7));
-    const [left, right] = MOUTH_CORNERS.map((i) => grin[i]!);
-    const upper = grin[UPPER_LIP_CENTRE]!;
-    const halfWidth = Math.hypot(right![0]! - left![0]!, right![1]! - left![1]!) / 2;
-    const [ax, ay] = [(right![0]! - left![0]!) / (2 * halfWidth), (right![1]! - left![1]!) / (2 * halfWidth)];
-    // A point of the picture by where along the lips (u, 0 mid-mouth) and how far down from the upper lip (v).
-    const at = (u: number, v: number): [number, number] => [upper[0]! + u * ax - v * ay, upper[1]! + u * ay + v * ax];
-    const chinDepth = (grin[CHIN]![0]! - upper[0]!) * -ay + (grin[CHIN]![1]! - upper[1]!) * ax;
+    const { halfWidth, at, toMouth, down } = mouthCoordinates(grin);
+    const chinDepth = toMouth(grin[CHIN]!)[1];
     const out: MouthSample = [0, 0, 0, 0, 0];
     // Down each column from the upper lip to the chin: the most of the actor's mouth shown, and how far the
     // picture moves down at its lowest point moved.
@@ -89,7 +102,7 @@ describe('createMouthMotion', () => {
       for (let v = 0; v < chinDepth; v += 0.5) {
         const [px, py] = at(u, v);
         mouth = Math.max(mouth, motion.source(px, py, out));
-        moved = Math.max(moved, (py - out[1]) * ax - (px - out[0]) * ay);
+        moved = Math.max(moved, down(px - out[0], py - out[1]));
       }
       return { mouth, moved };
     };
@@ -116,15 +129,8 @@ describe('createMouthMotion', () => {
       const lm = person.landmarks;
       const motion = createMouthMotion(person);
       for (const mesh of actor) motion.update(mesh);
-      const [left, right] = MOUTH_CORNERS.map((i) => lm[i]!);
-      const upper = lm[UPPER_LIP_CENTRE]!;
-      const halfWidth = Math.hypot(right![0]! - left![0]!, right![1]! - left![1]!) / 2;
-      const [ax, ay] = [(right![0]! - left![0]!) / (2 * halfWidth), (right![1]! - left![1]!) / (2 * halfWidth)];
-      // Mouth coordinates: u along the lips from mid-mouth, v down from the upper lip's middle.
-      const at = (u: number, v: number): [number, number] => [upper[0]! + u * ax - v * ay, upper[1]! + u * ay + v * ax];
-      const lip = pick(lm, UPPER_INNER_LIP)
-        .map(([x, y]) => [(x - upper[0]!) * ax + (y - upper[1]!) * ay, (x - upper[0]!) * -ay + (y - upper[1]!) * ax] as const)
-        .sort((a, b) => a[0] - b[0]);
+      const { halfWidth, at, toMouth } = mouthCoordinates(lm);
+      const lip = pick(lm, UPPER_INNER_LIP).map(toMouth).sort((a, b) => a[0] - b[0]);
       const out: MouthSample = [0, 0, 0, 0, 0];
       for (const share of [-0.7, 0.7]) {
         const u = share * halfWidth;
