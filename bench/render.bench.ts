@@ -501,6 +501,7 @@ async function benchCase(templateName: string, template: string, person: Person,
     framesReplaced: render!.framesReplaced,
     framesBlinking: render!.framesBlinking,
     method: render!.method,
+    sharpened: render!.sharpened,
     notes: render!.notes,
   };
   console.log(name, 'render', JSON.stringify(rendered));

@@ -16,7 +16,9 @@ import { actorTrackFile } from './actor-track';
 import { eyeGaze } from './eye-blink';
 import { keptFaceFile } from './kept-face';
 import { mouthLook } from './face-choice';
-import { ALIGNMENT_POINTS, CHIN, FACE_OVAL, FOREHEAD, LOWER_INNER_LIP, UPPER_INNER_LIP, applySimilarity, fitSimilarity, insidePolygon, pick } from './landmarks';
+import { ALIGNMENT_POINTS, BROWS, CHIN, EYE_CONTOURS, FACE_OVAL, FOREHEAD, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, applySimilarity, fitSimilarity, grownHull, insidePolygon, pick } from './landmarks';
+import { fineDetail } from './face-sharpness';
+import { fillPolygon } from './planes';
 import { loadPersonFace } from './person-face';
 import { renderFace, type RenderReport } from './face-render';
 import { probeTemplate } from './video-pipes';
@@ -366,14 +368,20 @@ describe('renderFace', () => {
     expect(moved).toBeLessThan(0.03);
   }, 180_000);
 
+  /** The first two seconds of the real talking man (../shared/media), without sound. */
+  async function talkingManClip(): Promise<string> {
+    const talking = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-man.mp4');
+    const clip = path.join(scratch, 'man-2s.mp4');
+    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-i', talking, '-t', '2', '-an', '-c:v', 'libx264', '-preset', 'ultrafast', clip], { timeout: 30_000 });
+    return clip;
+  }
+
   it('gives the actor’s face the person’s shape: the output’s outline is the person’s, not the actor’s', async () => {
     // The talking man (a broad jaw) and sample6's smiling woman with her photo narrowed to three quarters of
     // its width (a narrow face), 2 s of him. As she is, turned frontal by her real turn (since the mesh's depth
     // is in pixels), her outline lies 0.048 from his and 0.030 from his pasted without the shape: too near for
     // the shape (0.023) to stand out of the measure's own spread.
-    const talking = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-man.mp4');
-    const clip = path.join(scratch, 'man-2s.mp4');
-    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-i', talking, '-t', '2', '-an', '-c:v', 'libx264', '-preset', 'ultrafast', clip], { timeout: 30_000 });
+    const clip = await talkingManClip();
     const photo = path.join(scratch, 'narrow-sample6.jpg');
     const original = await sharp(path.join(SAMPLES, 'sample6.jpg')).metadata();
     await sharp(path.join(SAMPLES, 'sample6.jpg')).resize(Math.round(original.width! * 0.75), original.height!, { fit: 'fill' }).jpeg({ quality: 95 }).toFile(photo);
@@ -403,6 +411,38 @@ describe('renderFace', () => {
     expect(withShape).toBeLessThan(0.6 * without);
     expect(withShape).toBeLessThan(0.5 * actor);
   }, 120_000);
+
+  it('sharpens a soft photo to the actor’s fine detail: the pasted skin as detailed as his, not a smooth mask', async ({ annotate }) => {
+    // face-api's sample4: her face is out of focus in a party photo; the talking man's clip is sharp and grainy.
+    const clip = await talkingManClip();
+    const photo = path.join(SAMPLES, 'sample4.jpg');
+    const [sharpened, soft] = [path.join(scratch, 'sharpened.mp4'), path.join(scratch, 'soft.mp4')];
+    const withIt = await renderFace({ template: clip, personFace: photo, output: sharpened, engine });
+    const without = await renderFace({ template: clip, personFace: photo, output: soft, engine, sharpen: false });
+    expect(withIt.sharpened[0]).toBeGreaterThan(0);
+    expect(without.sharpened).toEqual([0]);
+    // The skin's fine detail (face-sharpness.ts fineDetail) inside the face's outline without the eyes,
+    // brows and lips, on the mesh the engine finds in each frame.
+    const skinDetail = async (file: string) => {
+      let total = 0;
+      const frames = [5, 15, 25, 35, 45];
+      for (const index of frames) {
+        const frame = await frameAtOf(file, index);
+        const landmarks = largest(await engine.detect(frame, { mesh: true }))!.landmarks!;
+        const skin = new Float32Array(frame.width * frame.height);
+        fillPolygon(skin, frame.width, frame.height, grownHull(pick(landmarks, FACE_OVAL), 0.85));
+        const features = new Float32Array(skin.length);
+        for (const feature of [...EYE_CONTOURS, ...BROWS, OUTER_LIPS]) fillPolygon(features, frame.width, frame.height, grownHull(pick(landmarks, feature), 1.3));
+        const luma = Float32Array.from({ length: skin.length }, (_, i) => 0.299 * frame.data[3 * i]! + 0.587 * frame.data[3 * i + 1]! + 0.114 * frame.data[3 * i + 2]!);
+        total += fineDetail(luma, frame.width, frame.height, Uint8Array.from(skin, (inside, i) => (inside === 1 && features[i] === 0 ? 1 : 0)));
+      }
+      return total / frames.length;
+    };
+    const [actor, detailed, smooth] = [await skinDetail(clip), await skinDetail(sharpened), await skinDetail(soft)];
+    await annotate(`skin fine detail: template ${actor.toFixed(4)}, sharpened (amount ${withIt.sharpened[0]}) ${detailed.toFixed(4)}, left soft ${smooth.toFixed(4)}`);
+    expect(smooth).toBeLessThan(0.8 * actor);
+    expect(detailed).toBeGreaterThan(1.15 * smooth);
+  }, 180_000);
 
   it('tracks a template’s actor once: later renders replay the recorded track and make the same video', async () => {
     const track = actorTrackFile(template);

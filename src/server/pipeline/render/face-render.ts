@@ -17,6 +17,7 @@ import type { TrackedFace } from './face-track';
 import { createEyeBlinks, createEyeMotion, eyeGaze } from './eye-blink';
 import { MOUTH, createMouthMotion } from './mouth-motion';
 import { keptPersonFace } from './kept-face';
+import { matchSharpness } from './face-sharpness';
 import { type PersonFace, PersonFaceError, loadPersonFace } from './person-face';
 import { createFramePool, decodeYuvFrames, evenSize, openEncoder, probeTemplate, yuvFrameBytes } from './video-pipes';
 import { type YuvFrame, yuvFrame } from './yuv';
@@ -54,6 +55,8 @@ export interface RenderFaceOptions {
   gaze?: boolean;
   /** Move the frame round the actor's face so that its outline is the person's (default true: face-shape.ts). */
   shape?: boolean;
+  /** Sharpen a person's image that is softer than the actor's face to its fine detail (default true: face-sharpness.ts). */
+  sharpen?: boolean;
   /** Track the mesh with the mesh model alone between detections (default true; false: the engine's detect on a crop). */
   meshTracking?: boolean;
   /**
@@ -87,6 +90,8 @@ export interface RenderReport {
   eyesAside: boolean;
   /** The person's images whose prepared face was read from beside them (`keepFaces`), and those prepared in this render. */
   personFaces: { kept: number; prepared: number };
+  /** Per image of the person, the unsharp amount that matched its detail to the actor's face (face-sharpness.ts; 0: left as it was). */
+  sharpened: number[];
   /** `recorded`: the actor's face came from the template's recorded track (the figures are the recording's). */
   tracking: { mode: 'mesh-only' | 'detect-on-crop'; recorded: boolean; fullDetections: number; cropTracks: number; lostInCrop: number };
   method: 'aligned-paste' | 'aligned-paste+mouth';
@@ -181,6 +186,8 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
   /** Frames tracked and waiting for their steadied placement, with where the actor looks in each (eyeGaze). */
   const held: { bytes: Buffer; frame: YuvFrame; face: TrackedFace | undefined; gaze: number | undefined }[] = [];
   let lastGaze: number | undefined;
+  /** Set at the first frame with a face: each image sharpened to the actor's face there (face-sharpness.ts). */
+  let sharpened: number[] | undefined;
 
   /** Paints the oldest frame held at its steadied placement and sends it to the encoder. */
   async function paintNext(placement: Similarity | undefined) {
@@ -192,6 +199,8 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     if (face && placement) {
       framesWithFace++;
       const mark = performance.now();
+      // Before anything is pasted on the first frame with a face: the actor's own face is the measure.
+      sharpened ??= persons.map((each) => (options.sharpen === false ? 0 : matchSharpness(frame, each, face.landmarks)));
       for (const each of mouths) each?.update(face.landmarks);
       for (const each of eyes) each?.update(face.landmarks, actorGaze);
       blinks?.update(face.landmarks);
@@ -280,6 +289,7 @@ async function render(options: RenderFaceOptions, engine: FaceEngine, started: n
     eyesLent: person.eyesShut && eyesFrom !== undefined,
     eyesAside: !person.eyesShut && isLookingAside(person.gaze) && eyesFrom === undefined,
     personFaces: { kept, prepared: persons.length - kept },
+    sharpened: sharpened ?? persons.map(() => 0),
     tracking: { mode: tracker.mode, recorded: found !== undefined, ...tracking },
     method: options.mouth === false ? 'aligned-paste' : 'aligned-paste+mouth',
     ms: { prepare: round(ms.prepare), decode: round(ms.decode), track: round(ms.track), compose: round(ms.compose), encode: round(ms.encode), total: round(ms.total) },
