@@ -9,11 +9,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
-import { personToFrame } from './face-paste';
-import { SHARPNESS, fineDetail, matchSharpness } from './face-sharpness';
-import { applySimilarity, invertSimilarity } from './landmarks';
-import { type PersonFace, loadPersonFace } from './person-face';
-import { type YuvFrame, sampleBilinear, yuvFrame } from './yuv';
+import { SHARPNESS, detailInFrame, matchSharpness } from './face-sharpness';
+import { loadPersonFace } from './person-face';
+import { type YuvFrame, yuvFrame } from './yuv';
 
 const MEDIA = path.resolve(import.meta.dirname, '../../../../../shared/media');
 const SAMPLES = path.join(path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
@@ -35,25 +33,6 @@ describe('matchSharpness', () => {
     return { frame: yuvFrame(new Uint8Array(await readFile(yuv)), SIZE, SIZE), landmarks };
   }
 
-  /** The person's bare-skin fine detail as the paste draws it into the frame (bilinear), and the actor's on the same pixels. */
-  function detailInFrame(person: PersonFace, actor: { frame: YuvFrame; landmarks: number[][] }) {
-    const toPerson = invertSimilarity(personToFrame(person, actor.landmarks));
-    const pasted = new Float32Array(SIZE * SIZE);
-    const own = new Float32Array(SIZE * SIZE);
-    const skin = new Uint8Array(SIZE * SIZE);
-    for (let y = 0; y < SIZE; y++) {
-      for (let x = 0; x < SIZE; x++) {
-        const [px, py] = applySimilarity(toPerson, [x + 0.5, y + 0.5]);
-        const [ix, iy] = [Math.round(px - 0.5), Math.round(py - 0.5)];
-        const i = y * SIZE + x;
-        pasted[i] = sampleBilinear(person.y, person.width, person.height, px - 0.5, py - 0.5);
-        own[i] = actor.frame.y[i]!;
-        if (ix >= 0 && iy >= 0 && ix < person.width && iy < person.height && person.skin[iy * person.width + ix] === 1) skin[i] = 1;
-      }
-    }
-    return { person: fineDetail(pasted, SIZE, SIZE, skin), actor: fineDetail(own, SIZE, SIZE, skin) };
-  }
-
   beforeAll(async () => {
     engine = await createHumanFaceEngine({ maxFaces: 3 });
     scratch = await mkdtemp(path.join(tmpdir(), 'familystar-sharpness-'));
@@ -66,9 +45,9 @@ describe('matchSharpness', () => {
   it('sharpens a soft photo until its skin has the sharp actor’s fine detail, and a blurred one more than the same photo sharp', async ({ annotate }) => {
     const man = await actorAt('talking-man');
     const soft = await loadPersonFace(engine, path.join(SAMPLES, 'sample4.jpg'), { eyes: false });
-    const before = detailInFrame(soft, man);
+    const before = detailInFrame(man.frame, soft, man.landmarks);
     const amount = matchSharpness(man.frame, soft, man.landmarks);
-    const after = detailInFrame(soft, man);
+    const after = detailInFrame(man.frame, soft, man.landmarks);
     await annotate(`sample4 on the talking man: detail ${before.person.toFixed(4)} → ${after.person.toFixed(4)} (actor ${before.actor.toFixed(4)}), amount ${amount}`);
     expect(before.person).toBeLessThan(before.actor);
     expect(amount).toBeGreaterThan(0);
@@ -88,7 +67,8 @@ describe('matchSharpness', () => {
     const woman = await actorAt('talking-woman');
     const person = await loadPersonFace(engine, path.join(SAMPLES, 'sample6.jpg'), { eyes: false });
     const luma = Float32Array.from(person.y);
-    expect(detailInFrame(person, woman).person).toBeGreaterThan(detailInFrame(person, woman).actor);
+    const detail = detailInFrame(woman.frame, person, woman.landmarks);
+    expect(detail.person).toBeGreaterThan(detail.actor);
     expect(matchSharpness(woman.frame, person, woman.landmarks)).toBe(0);
     expect(person.y).toEqual(luma);
   });

@@ -77,20 +77,32 @@ function resampled(plane: Float32Array, person: PersonFace, source: Float32Array
   return out;
 }
 
+/** The frame's luma over the box. */
+function actorLuma(frame: YuvFrame, box: { x0: number; y0: number; width: number; height: number }): Float32Array {
+  const luma = new Float32Array(box.width * box.height);
+  for (let y = 0; y < box.height; y++) for (let x = 0; x < box.width; x++) luma[y * box.width + x] = frame.y[(box.y0 + y) * frame.width + box.x0 + x]!;
+  return luma;
+}
+
+/** The fine detail of the person's bare skin as the paste draws it into this frame, and of the actor's skin on the same pixels. */
+export function detailInFrame(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][]): { person: number; actor: number } {
+  const box = skinInFrame(frame, person, personToFrame(person, actorLandmarks));
+  const measure = (plane: Float32Array) => fineDetail(plane, box.width, box.height, box.inside);
+  return { person: measure(resampled(person.y, person, box.source, box.width * box.height)), actor: measure(actorLuma(frame, box)) };
+}
+
 /**
  * Sharpens the person's luma in place (this render's own copy of the face: loadPersonFace and a kept face's
- * reading give each render theirs) until the bare skin's fine detail in the frame reaches the actor's
- * there, trying SHARPNESS.amounts in turn (the last if none reaches it). Returns the amount used (0: as
+ * reading give each render theirs) until its bare skin's fine detail in the frame reaches the actor's
+ * there (detailInFrame), trying SHARPNESS.amounts in turn (the last if none reaches it). Returns the amount used (0: as
  * detailed as the actor's face already, or none of the person's skin in the frame).
  */
 export function matchSharpness(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][]): number {
   const toFrame = personToFrame(person, actorLandmarks);
   const box = skinInFrame(frame, person, toFrame);
   const count = box.width * box.height;
-  if (!box.inside.some((value) => value === 1)) return 0;
-  const actor = new Float32Array(count);
-  for (let y = 0; y < box.height; y++) for (let x = 0; x < box.width; x++) actor[y * box.width + x] = frame.y[(box.y0 + y) * frame.width + box.x0 + x]!;
-  const target = fineDetail(actor, box.width, box.height, box.inside);
+  if (!box.inside.includes(1)) return 0;
+  const target = fineDetail(actorLuma(frame, box), box.width, box.height, box.inside);
   const drawn = resampled(person.y, person, box.source, count);
   if (fineDetail(drawn, box.width, box.height, box.inside) >= target) return 0;
   // The unsharp mask's blur in the cut-out's pixels: a frame pixel's size there.
