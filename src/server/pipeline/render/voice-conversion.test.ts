@@ -11,7 +11,7 @@ import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 import { ffmpegBinary, probe } from '../../media/ffmpeg';
 import { closeSpeech, speak } from '../../media/speech';
 import { analyseVoice, type VoiceAnalysis } from '../voice-analysis';
-import { convertVoice, measureSyncOffset, muxAudio, RATE, syncOffsetMs, timbreDistance, VOICE_CONVERSION_MESSAGES } from './voice-conversion';
+import { convertVoice, integratedLoudnessAt, limitPeaks, measureSyncOffset, muxAudio, RATE, syncOffsetMs, timbreDistance, VOICE_CONVERSION_MESSAGES } from './voice-conversion';
 
 const NARRATION_TEXT =
   'Once upon a time a little bear lived by the river with his mother. Every morning they went down to the water to catch fish, and every evening they sat by the fire.';
@@ -71,7 +71,7 @@ describe('convertVoice', () => {
         `ratio ${report.pitchRatio}, formant factor ${report.formantFactor} (estimated ${report.formantFactorEstimated}); ` +
         `MFCC distances ${JSON.stringify(Object.fromEntries(Object.entries(distances).map(([key, value]) => [key, Number(value.toFixed(2))])))}; ` +
         `durations ${narrationProbe.duration} / ${outputProbe.duration} s; sync ${sync.offsetMs.toFixed(1)} ms (r ${sync.correlation.toFixed(2)}); ` +
-        `stages ${JSON.stringify(report.stagesMs)}`,
+        `stages ${JSON.stringify(report.stagesMs)}; loudness ${JSON.stringify(report.loudness)}`,
     );
 
     expect(Math.abs(converted.pitchMedianHz! / person.analysis.pitchMedianHz! - 1)).toBeLessThan(0.05);
@@ -85,7 +85,7 @@ describe('convertVoice', () => {
     expect(report.eqGains.length).toBeGreaterThan(10);
     expect(report.eqGains.every(({ gainDb }) => Math.abs(gainDb) <= 12)).toBe(true);
     expect(Math.abs(report.outputSeconds - report.narrationSeconds)).toBeLessThan(0.001);
-    // Loudness restored, unless that would clip: then as loud as the peak allows (reported).
+    // Loudness restored, its peaks limited; quieter only when the limiter would take more than 6 dB off (reported).
     if (report.loudness.peakLimited) expect(report.loudness.outputLufs!).toBeLessThan(report.loudness.narrationLufs!);
     else expect(report.loudness.outputLufs).toBeCloseTo(report.loudness.narrationLufs!, 0);
     expect(report.loudness.outputLufs!).toBeGreaterThan(report.loudness.narrationLufs! - 3);
@@ -150,6 +150,33 @@ describe('syncOffsetMs', () => {
     expect(syncOffsetMs(source, delayed, rate).offsetMs).toBeCloseTo(120, -1);
     expect(Math.abs(syncOffsetMs(delayed, source, rate).offsetMs + 120)).toBeLessThan(5);
     expect(Math.abs(syncOffsetMs(source, source, rate).offsetMs)).toBeLessThan(1);
+  });
+});
+
+describe('limitPeaks', () => {
+  it('keeps a real voice made 4 dB louder under the limit, nearly as loud, and leaves it alone away from its peaks', () => {
+    // The talking woman's own voice at RATE, raised until its peaks are far over the limit.
+    const raw = execFileSync(ffmpegBinary(), ['-nostdin', '-v', 'error', '-i', path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4'), '-t', '8', '-ac', '1', '-ar', String(RATE), '-f', 'f32le', '-']);
+    const voice = new Float32Array(raw.buffer, raw.byteOffset, raw.length / 4);
+    const peak = voice.reduce((most, sample) => Math.max(most, Math.abs(sample)), 0);
+    const louder = voice.map((sample) => (sample / peak) * 10 ** (4 / 20) * 0.97);
+    const reach = Math.round(0.02 * RATE);
+    const limited = limitPeaks(louder, 0.97, reach);
+
+    expect(limited.reduce((most, sample) => Math.max(most, Math.abs(sample)), 0)).toBeLessThanOrEqual(0.97 + 1e-6);
+    expect(integratedLoudnessAt(limited, RATE)!).toBeGreaterThan(integratedLoudnessAt(louder, RATE)! - 2);
+    // Untouched where no sample within two reaches needs limiting; somewhere it does not, the same samples.
+    const over = louder.map((sample) => (Math.abs(sample) > 0.97 ? 1 : 0));
+    let untouched = 0;
+    for (let i = 2 * reach; i < louder.length - 2 * reach; i++) {
+      if (over.subarray(i - 2 * reach, i + 2 * reach + 1).some((flag) => flag === 1)) continue;
+      expect(limited[i]).toBe(louder[i]);
+      untouched++;
+    }
+    expect(untouched).toBeGreaterThan(louder.length / 10);
+    // Nothing under the limit changes at all.
+    const quiet = voice.map((sample) => (sample / peak) * 0.5);
+    expect(limitPeaks(quiet, 0.97, reach)).toBe(quiet);
   });
 });
 
