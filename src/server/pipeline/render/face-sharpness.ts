@@ -2,20 +2,24 @@
 // mask laid on the actor, and a face detector hardly sees a face in it: face-api's SSD found the talking
 // man with sample4's face (out of focus in a party photo) at 0.43 of his own confidence, and one of those
 // frames with the pasted face sharpened at 0.97 (decision 014, thirty-fifth part). So, once per render, on
-// the first frame with a face, each of the person's images is sharpened until its bare skin has the fine
-// detail of the actor's skin under it: an unsharp mask of the image's own luma, so no other picture's
+// the first frame with a face, each of the person's images is sharpened until its face has the fine
+// detail of the actor's face under it: an unsharp mask of the image's own luma, so no other picture's
 // detail comes in (the actor's fine detail added instead brought his lashes' and brows' edges with it).
 // Never softened: a photo as detailed as the template's face, or more (a grainy one), is left as it is.
 //
 // The fine detail is the bench's (the luma's spread about its 3×3 mean over its mean), in the frame's
-// pixels, on the person's bare skin (off the eyes, brows, nose and lips: its texture, not its features'
-// edges) as the paste draws it there, against the actor's skin on the same pixels: a photo's detail
-// depends on how far the paste shrinks or enlarges it. The bench's own region, with the nose and the mask's
-// blend (decision 014, thirty-fifth part), read sample4 nearly as detailed as the man (0.0039 against
-// 0.0046) where the bench finds her output at 0.55-0.68 of his: the skin alone is the measure kept.
+// pixels, over the face as a whole, features and all (a soft photo's eyes, lashes and brows are what it
+// lacks most, and what the detector reads a face by), where both faces are: inside each one's own outline
+// (the person's as the paste draws it, the actor's by its own mesh), clear of the hairline, and off what
+// the person's mask fades out (hair across the face). The skin alone was measured first, the person's bare
+// skin against whatever of the actor's face lay under it: where the two faces' features did not meet, the
+// actor's brows and lashes counted as his skin, and the talking woman's smooth, made-up face read 1.7 times as
+// detailed as the laughing girl's (sample1.3 sharpened 1.25, her laugh's creases deepened, her identity
+// 0.75 → 0.56; decision 014, thirty-sixth part). The actor's bare skin alone against the person's read
+// sample4 three quarters as detailed as the man, where his detector and the bench find her far softer.
 import { personToFrame } from './face-paste';
 import { type Similarity, applySimilarity, invertSimilarity } from './landmarks';
-import type { PersonFace } from './person-face';
+import { PERSON_FACE, type PersonFace, innerFace } from './person-face';
 import { boxBlur } from './planes';
 import { type YuvFrame, sampleBilinear } from './yuv';
 
@@ -44,8 +48,11 @@ export function fineDetail(plane: Float32Array, width: number, height: number, i
   return count > 0 ? Math.sqrt(fine / count) / Math.max(1, sum / count) : 0;
 }
 
-/** The frame's box over the person's cut-out placed by `toFrame`, each pixel's place in the cut-out, and which pixels fall on its bare skin. */
-function skinInFrame(frame: YuvFrame, person: PersonFace, toFrame: Similarity) {
+/**
+ * The frame's box over the person's cut-out placed by `toFrame`, each pixel's place in the cut-out, and
+ * which pixels are inside both faces (each one's own outline, clear of the hairline), off the person's hair.
+ */
+function faceInFrame(frame: YuvFrame, person: PersonFace, toFrame: Similarity, actorLandmarks: number[][]) {
   const toPerson = invertSimilarity(toFrame);
   const corners = [[0, 0], [person.width, 0], [0, person.height], [person.width, person.height]].map((p) => applySimilarity(toFrame, p as [number, number]));
   const x0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p[0]))));
@@ -54,7 +61,8 @@ function skinInFrame(frame: YuvFrame, person: PersonFace, toFrame: Similarity) {
   const y1 = Math.min(frame.height, Math.ceil(Math.max(...corners.map((p) => p[1]))));
   const width = Math.max(0, x1 - x0);
   const height = Math.max(0, y1 - y0);
-  const inside = new Uint8Array(width * height);
+  const inside = innerFace(width, height, actorLandmarks.map(([x, y]) => [x! - x0, y! - y0]));
+  const personFace = innerFace(person.width, person.height, person.landmarks);
   const source = new Float32Array(2 * width * height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -64,7 +72,8 @@ function skinInFrame(frame: YuvFrame, person: PersonFace, toFrame: Similarity) {
       source[2 * i + 1] = py - 0.5;
       const ix = Math.round(px - 0.5);
       const iy = Math.round(py - 0.5);
-      if (ix >= 0 && iy >= 0 && ix < person.width && iy < person.height && person.skin[iy * person.width + ix] === 1) inside[i] = 1;
+      const j = iy * person.width + ix;
+      if (ix < 0 || iy < 0 || ix >= person.width || iy >= person.height || personFace[j] !== 1 || person.mask[j]! < PERSON_FACE.skinMask) inside[i] = 0;
     }
   }
   return { x0, y0, width, height, inside, source };
@@ -84,22 +93,22 @@ function actorLuma(frame: YuvFrame, box: { x0: number; y0: number; width: number
   return luma;
 }
 
-/** The fine detail of the person's bare skin as the paste draws it into this frame, and of the actor's skin on the same pixels. */
+/** The fine detail of the person's face as the paste draws it into this frame, and of the actor's face on the same pixels. */
 export function detailInFrame(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][]): { person: number; actor: number } {
-  const box = skinInFrame(frame, person, personToFrame(person, actorLandmarks));
+  const box = faceInFrame(frame, person, personToFrame(person, actorLandmarks), actorLandmarks);
   const measure = (plane: Float32Array) => fineDetail(plane, box.width, box.height, box.inside);
   return { person: measure(resampled(person.y, person, box.source, box.width * box.height)), actor: measure(actorLuma(frame, box)) };
 }
 
 /**
  * Sharpens the person's luma in place (this render's own copy of the face: loadPersonFace and a kept face's
- * reading give each render theirs) until its bare skin's fine detail in the frame reaches the actor's
- * there (detailInFrame), trying SHARPNESS.amounts in turn (the last if none reaches it). Returns the amount used (0: as
- * detailed as the actor's face already, or none of the person's skin in the frame).
+ * reading give each render theirs) until its face's fine detail in the frame reaches the actor's there
+ * (detailInFrame), trying SHARPNESS.amounts in turn (the last if none reaches it). Returns the amount used (0: as
+ * detailed as the actor's face already, or none of the person's face in the frame).
  */
 export function matchSharpness(frame: YuvFrame, person: PersonFace, actorLandmarks: number[][]): number {
   const toFrame = personToFrame(person, actorLandmarks);
-  const box = skinInFrame(frame, person, toFrame);
+  const box = faceInFrame(frame, person, toFrame, actorLandmarks);
   const count = box.width * box.height;
   if (!box.inside.includes(1)) return 0;
   const target = fineDetail(actorLuma(frame, box), box.width, box.height, box.inside);

@@ -217,6 +217,13 @@ function featureMask(width: number, height: number, landmarks: number[][], scale
   return features;
 }
 
+/** 1 inside the face's outline shrunk to PERSON_FACE.skinScale: the face, clear of the hairline and the background. */
+export function innerFace(width: number, height: number, landmarks: number[][]): Uint8Array {
+  const area = new Float32Array(width * height);
+  fillPolygon(area, width, height, scaledOutline(landmarks, PERSON_FACE.skinScale));
+  return Uint8Array.from(area);
+}
+
 /** Face coordinates: centred on the outline's middle, in units of the face's height. */
 export function faceCoordinates(landmarks: number[][]): FaceCoordinates {
   const outline = pick(landmarks, FACE_OVAL);
@@ -538,8 +545,7 @@ export async function loadPersonFace(
   const core = Uint8Array.from(inner);
   fadeHair(mask, planes, core, width, height, landmarks, PERSON_FACE);
   // Bare skin, for the lighting: inside the outline, off the features, where no hair was faded out.
-  const skinArea = new Float32Array(width * height);
-  fillPolygon(skinArea, width, height, scaledOutline(landmarks, PERSON_FACE.skinScale));
+  const skinArea = innerFace(width, height, landmarks);
   const features = featureMask(width, height, landmarks, PERSON_FACE.featureScale);
   // Plain loops over the cut-out's pixels: a typed array's from() with a mapping function took 100 ms each.
   const skin = new Uint8Array(width * height);
