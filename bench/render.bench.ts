@@ -55,6 +55,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
+import { cutNthFace } from '../src/server/testing/demo-faces';
 import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, lumaAt, mouthOpening } from '../src/server/pipeline/face-engine';
 import { eyeGaze, eyeOpening } from '../src/server/pipeline/render/eye-blink';
 import { cropFace, extractFaces } from '../src/server/pipeline/face-extraction';
@@ -378,16 +379,9 @@ async function loadLedPerson(
  */
 async function cropNthFace(engine: FaceEngine, name: string, dir: string): Promise<string> {
   const [photoName, nth] = name.split('.') as [string, string];
-  const image = await sharp(demoPhoto(photoName)).rotate().removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const faces = (await engine.detect({ data: image.data, width: image.info.width, height: image.info.height }, { maxFaces: 10 })).sort((p, q) => q.box[2] * q.box[3] - p.box[2] * p.box[3]);
-  const face = faces[Number(nth) - 1];
-  if (!face) throw new Error(`${photoName} has ${faces.length} faces: no face ${nth}`);
-  const [x, y, w, h] = face.box;
-  const side = Math.min(image.info.width, image.info.height, Math.round(1.8 * Math.max(w, h)));
-  const left = Math.max(0, Math.min(image.info.width - side, Math.round(x + w / 2 - side / 2)));
-  const top = Math.max(0, Math.min(image.info.height - side, Math.round(y + h / 2 - side / 2)));
   const file = path.join(dir, `${name}.jpg`);
-  await sharp(demoPhoto(photoName)).rotate().extract({ left, top, width: side, height: side }).jpeg({ quality: 95 }).toFile(file);
+  const { box, left, top, side } = await cutNthFace(engine, demoPhoto(photoName), Number(nth), file);
+  const [x, y, w, h] = box;
   const cut = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const largestInCut = largest(await engine.detect({ data: cut.data, width: side, height: side }, { maxFaces: 10 }));
   const [cx, cy] = largestInCut ? [largestInCut.box[0] + largestInCut.box[2] / 2 + left, largestInCut.box[1] + largestInCut.box[3] / 2 + top] : [-1, -1];

@@ -9,6 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
+import { cutNthFace } from '../../testing/demo-faces';
 import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
 import { SHARPNESS, detailInFrame, matchSharpness } from './face-sharpness';
 import { loadPersonFace } from './person-face';
@@ -32,20 +33,6 @@ describe('matchSharpness', () => {
     const faces = await engine.detect({ data: await readFile(rgb), width: SIZE, height: SIZE }, { mesh: true });
     const landmarks = [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0]!.landmarks!;
     return { frame: yuvFrame(new Uint8Array(await readFile(yuv)), SIZE, SIZE), landmarks };
-  }
-
-  /** The `nth` largest face of a demo photo cut out as a parent would crop it (its box grown 1.8 times), as a JPEG. */
-  async function nthFace(photo: string, nth: number): Promise<string> {
-    const file = path.join(SAMPLES, `${photo}.jpg`);
-    const image = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const faces = await engine.detect({ data: image.data, width: image.info.width, height: image.info.height }, { maxFaces: 10 });
-    const [x, y, w, h] = [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[nth - 1]!.box;
-    const side = Math.min(image.info.width, image.info.height, Math.round(1.8 * Math.max(w, h)));
-    const left = Math.max(0, Math.min(image.info.width - side, Math.round(x + w / 2 - side / 2)));
-    const top = Math.max(0, Math.min(image.info.height - side, Math.round(y + h / 2 - side / 2)));
-    const cut = path.join(scratch, `${photo}.${nth}.jpg`);
-    await sharp(file).extract({ left, top, width: side, height: side }).jpeg({ quality: 95 }).toFile(cut);
-    return cut;
   }
 
   beforeAll(async () => {
@@ -82,7 +69,9 @@ describe('matchSharpness', () => {
     const woman = await actorAt('talking-woman');
     // A sharp photo, and one as detailed as her smooth face whose features do not meet hers: the woman's
     // made-up brows and lashes under the girl's bare skin once read as the woman's skin (sharpened 1.5).
-    for (const file of [path.join(SAMPLES, 'sample6.jpg'), await nthFace('sample1', 3)]) {
+    const girl = path.join(scratch, 'sample1.3.jpg');
+    await cutNthFace(engine, path.join(SAMPLES, 'sample1.jpg'), 3, girl);
+    for (const file of [path.join(SAMPLES, 'sample6.jpg'), girl]) {
       const person = await loadPersonFace(engine, file, { eyes: false });
       const luma = Float32Array.from(person.y);
       const detail = detailInFrame(woman.frame, person, woman.landmarks);
