@@ -22,7 +22,7 @@ const run = promisify(execFile);
 let server: RunningServer;
 let browser: Browser;
 let mediaDir: string;
-const media = { video: '', audio: '', jpeg: '', blurredJpeg: '', eyesShutJpeg: '', glancingJpeg: '', noFace: '', mp4: '', text: '' };
+const media = { video: '', audio: '', jpeg: '', blurredJpeg: '', smallFaceJpeg: '', eyesShutJpeg: '', glancingJpeg: '', noFace: '', mp4: '', text: '' };
 
 /** The NASA portrait shipped with the app (assets/README.md): the face engine needs a real face to find. */
 const PORTRAIT = path.resolve('assets/astronaut.jpg');
@@ -52,6 +52,7 @@ async function makeMedia(dir: string) {
   media.audio = path.join(dir, 'voice.wav');
   media.jpeg = path.join(dir, 'face.jpg');
   media.blurredJpeg = path.join(dir, 'face-blurred.jpg');
+  media.smallFaceJpeg = path.join(dir, 'face-small.jpg');
   media.eyesShutJpeg = path.join(dir, 'eyes-shut.jpg');
   media.glancingJpeg = path.join(dir, 'glancing.jpg');
   media.noFace = path.join(dir, 'test-card.jpg');
@@ -62,6 +63,8 @@ async function makeMedia(dir: string) {
     ffmpeg(['-i', PORTRAIT, '-vf', 'scale=480:480,pad=640:480:80:0', '-frames:v', '1', '-q:v', '3', media.jpeg]),
     // The same photo out of focus: a blur of 2 % of the face's width.
     ffmpeg(['-i', PORTRAIT, '-vf', 'scale=480:480,pad=640:480:80:0,gblur=sigma=3', '-frames:v', '1', '-q:v', '3', media.blurredJpeg]),
+    // The same photo taken from across the room: its face 79 pixels high, under SMALL_FACE_PIXELS.
+    ffmpeg(['-i', PORTRAIT, '-vf', 'scale=300:300,pad=640:480:170:90', '-frames:v', '1', '-q:v', '3', media.smallFaceJpeg]),
     ffmpeg(['-i', EYES_SHUT, '-vf', 'crop=600:650:1250:0', '-frames:v', '1', '-q:v', '3', media.eyesShutJpeg]),
     ffmpeg(['-ss', '1.8', '-i', TALKING_WOMAN, '-frames:v', '1', '-q:v', '3', media.glancingJpeg]),
     ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=640x480', '-frames:v', '1', media.noFace]),
@@ -261,14 +264,16 @@ async function journey(context: BrowserContext, page: Page) {
     const photo2 = faces.getByRole('listitem').filter({ hasText: 'Grandma Rose - Photo 2' });
     await photo2.waitFor();
     expect(await photo2.getByText('Default', { exact: true }).count()).toBe(0);
-    // A blurred photo, one with the eyes shut (a real woman's, looking down with her eyes closed), and one
+    // A blurred photo, one whose face is small (taken from across the room), one with the eyes shut (a real woman's, looking down with her eyes closed), and one
     // whose eyes look to one side (the talking woman glancing) are kept, with a warning, and marked in the list
     // (issue 15); each deleted again (all are Photo 3: names follow the count of photos).
     expect(await photo2.getByText('Looks blurred').count()).toBe(0);
+    expect(await photo2.getByText('Face is small').count()).toBe(0);
     expect(await photo2.getByText('Eyes closed').count()).toBe(0);
     expect(await photo2.getByText('Looking aside').count()).toBe(0);
     for (const { file, warning, mark, shot } of [
       { file: media.blurredJpeg, warning: FACE_ANALYSIS_MESSAGES.blurred, mark: 'Looks blurred', shot: 'face-photo-blurred-desktop' },
+      { file: media.smallFaceJpeg, warning: FACE_ANALYSIS_MESSAGES.smallFace, mark: 'Face is small', shot: 'face-photo-small-desktop' },
       { file: media.eyesShutJpeg, warning: FACE_ANALYSIS_MESSAGES.eyesClosed, mark: 'Eyes closed', shot: 'face-photo-eyes-closed-desktop' },
       { file: media.glancingJpeg, warning: FACE_ANALYSIS_MESSAGES.looksAside, mark: 'Looking aside', shot: 'face-photo-looking-aside-desktop' },
     ]) {

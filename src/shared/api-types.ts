@@ -124,6 +124,8 @@ export interface FaceImage {
   eyesClosed: boolean;
   /** The eyes look to one side (FACE_ANALYSIS_MESSAGES.looksAside): kept, with a warning. */
   looksAside: boolean;
+  /** The face is small in the photo (FACE_ANALYSIS_MESSAGES.smallFace): kept, with a warning, and not used to lend the render its mouths. */
+  smallFace: boolean;
 }
 
 /** GET /api/people/:personId/faceVideos, POST /api/faceVideos. */

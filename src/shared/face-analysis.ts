@@ -11,6 +11,7 @@ export const FACE_ANALYSIS_MESSAGES = {
   blurred: 'This photo looks blurred. It is kept, but a sharp photo gives a better video.',
   eyesClosed: 'The eyes look closed in this photo. It is kept, but a photo with open eyes gives a better video.',
   looksAside: 'The eyes look to one side in this photo. It is kept, but a photo looking straight at the camera gives a more natural video.',
+  smallFace: 'The face is small in this photo. It is kept, but a closer photo gives a better video.',
 } as const;
 
 /**
@@ -60,6 +61,32 @@ export const BLURRED_DETAIL_RATIO = 0.22;
 /** Whether a face's recorded detail ratio says it is blurred (a warning, not a refusal); rows from before the measure have none. */
 export function isBlurred(detailRatio: unknown): boolean {
   return typeof detailRatio === 'number' && detailRatio < BLURRED_DETAIL_RATIO;
+}
+
+/**
+ * A face whose box (the face detector's, in the photo's own pixels; it takes in the forehead, the ears and
+ * some hair) is under this many pixels on its shorter side is small for the video: kept, with
+ * FACE_ANALYSIS_MESSAGES.smallFace, and left out of the collection that lends the render its mouths and eyes
+ * (jobs/render.ts), as a blurred one is. The render enlarges it onto a template's face (the talking woman's
+ * box is 373 pixels in her 512-pixel frame, the talking man's 351 in 480: four times a face under this), and
+ * a small face has no detail to enlarge: blurred, or mottled where the render sharpens it
+ * (pipeline/render/face-sharpness.ts then sharpens its JPEG blocks). The blur measure cannot see it: a small
+ * sharp face is sharp at its own size (BLURRED_DETAIL_RATIO). Measured on face-api's demo photos shrunk
+ * (bench/render on talking-woman.mp4, decision 014's thirty-seventh part): sample3 at 60 and 81 pixels
+ * mottled, eyes smeared; at 101 and 121 as at full size but softer; faces of sample5's and sample6's group
+ * photos at 58 and 67 pixels smeared and crusted, at 96 and 117 rough but whole. The tests' ordinary photos
+ * are larger (the portrait at 320 pixels square: 93). A face under the blur measure's own size reads blurred
+ * as well (the portrait with its face at 52 and 62 pixels: detail ratio 0.14 and 0.18; at 79 pixels 0.41):
+ * it is said as small, not blurred (features/faces/service.ts, jobs/render.ts). Clips' crops have no box
+ * recorded and are not checked (face extraction keeps faces of at least EXTRACTION.minFaceShare of the frame).
+ */
+export const SMALL_FACE_PIXELS = 90;
+
+/** Whether a face's recorded box (`[x, y, width, height]`, the photo's pixels) says it is small; rows without one (clips' crops, older rows) are not. */
+export function isSmallFace(box: unknown): boolean {
+  if (!Array.isArray(box) || box.length !== 4) return false;
+  const [, , width, height] = box as unknown[];
+  return typeof width === 'number' && typeof height === 'number' && Math.min(width, height) < SMALL_FACE_PIXELS;
 }
 
 /**

@@ -32,11 +32,14 @@ export const RENDER_NOTICES = {
     `${count} of ${name}'s face images ${count === 1 ? 'shows' : 'show'} someone else, so ${count === 1 ? 'it was' : 'they were'} left out of this video.`,
   blurred: (count: number, name: string) =>
     `${count} of ${name}'s face images ${count === 1 ? 'looks' : 'look'} blurred, so ${count === 1 ? 'it was' : 'they were'} left out of this video.`,
+  smallFace: (count: number, name: string) =>
+    `${count} of ${name}'s face images ${count === 1 ? 'shows' : 'show'} the face too small, so ${count === 1 ? 'it was' : 'they were'} left out of this video.`,
   // The chosen image itself is used whatever it is (the parent chose it); its warnings on arrival, again
   // where the parent sees what they cost.
   chosenTurnedAway: (image: string) => `The face in "${image}" is turned to one side: a photo facing the camera gives a more natural video.`,
   chosenBlurred: (image: string) => `"${image}" looks blurred: a sharp photo gives a more natural video.`,
   chosenEyesClosed: (image: string) => `The eyes look closed in "${image}": a photo with open eyes gives a more natural video.`,
+  chosenSmallFace: (image: string) => `The face in "${image}" is small: a closer photo gives a more natural video.`,
   // With the video, from the render's reading on the face as it pastes it (jobs/render.ts videoNotices); on the
   // Create page, from the photo's mark on arrival (chosenImageNotices).
   chosenLooksAside: (image: string) => `The eyes look to one side in "${image}": a photo looking straight at the camera gives a more natural video.`,
@@ -50,10 +53,11 @@ export const RENDER_NOTICES = {
  * aside (`looksAside`, the photo's mark on arrival) are said on the Create page alone: the video's note says
  * them from the render's own reading, when no other image lent eyes that look ahead (videoNotices).
  */
-export function chosenImageNotices(image: { name: string; turnedAway: boolean; blurred: boolean; eyesClosed: boolean; looksAside?: boolean }): string[] {
+export function chosenImageNotices(image: { name: string; turnedAway: boolean; blurred: boolean; smallFace: boolean; eyesClosed: boolean; looksAside?: boolean }): string[] {
   return [
     ...(image.turnedAway ? [RENDER_NOTICES.chosenTurnedAway(image.name)] : []),
     ...(image.blurred ? [RENDER_NOTICES.chosenBlurred(image.name)] : []),
+    ...(image.smallFace ? [RENDER_NOTICES.chosenSmallFace(image.name)] : []),
     ...(image.eyesClosed ? [RENDER_NOTICES.chosenEyesClosed(image.name)] : []),
     ...(image.looksAside ? [RENDER_NOTICES.chosenLooksAside(image.name)] : []),
   ];

@@ -1,6 +1,6 @@
 // Which of a person's images go to the render besides the chosen one (jobs/render.ts collectionOf): the
 // same face only, by embedding; a sibling's image added to the wrong person is left out and said so, as are
-// blurred images.
+// blurred images and small faces.
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faceImages } from '../db/schema';
@@ -23,7 +23,7 @@ describe.each(databases)('the person’s collection for a render on $name', (tes
   });
   afterAll(() => t?.close());
 
-  it('keeps the same face, leaves out another face, far-turned, blurred and missing images, and tells the parent how many showed another face or blur', async () => {
+  it('keeps the same face, leaves out another face, far-turned, blurred, small and missing images, and tells the parent how many showed another face, blur or a small face', async () => {
     const { userId, personId } = await memberWithPerson(t);
     const stored = async () => {
       const temp = await t.storage.tempPath();
@@ -38,7 +38,9 @@ describe.each(databases)('the person’s collection for a render on $name', (tes
     const sibling = await insert('Sibling', direction(70)); // cosine 0.34: another face
     await insert('Turned away', direction(20), { analysis: { pose: { yaw: 40 } } });
     await insert('Blurred', direction(15), { analysis: { detailRatio: 0.2 } });
-    const sharp = await insert('Sharp', direction(25), { analysis: { detailRatio: 0.4 } });
+    const sharp = await insert('Sharp', direction(25), { analysis: { detailRatio: 0.4, box: [300, 200, 140, 140] } });
+    // A face under SMALL_FACE_PIXELS, which also reads blurred (too small for the blur measure): said as small.
+    await insert('Far away', direction(12), { analysis: { detailRatio: 0.15, box: [300, 200, 60, 60] } });
     await insert('No embedding', null);
     const gone = await insert('File gone', direction(10));
     await t.storage.removeUrl(gone.imageUrl);
@@ -51,6 +53,7 @@ describe.each(databases)('the person’s collection for a render on $name', (tes
     expect(notices).toEqual([
       "1 of Grandma Rose's face images shows someone else, so it was left out of this video.",
       "1 of Grandma Rose's face images looks blurred, so it was left out of this video.",
+      "1 of Grandma Rose's face images shows the face too small, so it was left out of this video.",
     ]);
     await insert('Cousin', direction(80));
     expect((await collectionOf(deps, chosen)).notices[0]).toBe("2 of Grandma Rose's face images show someone else, so they were left out of this video.");
@@ -66,6 +69,10 @@ describe.each(databases)('the person’s collection for a render on $name', (tes
       '"At the party" looks blurred: a sharp photo gives a more natural video.',
       'The eyes look closed in "At the party": a photo with open eyes gives a more natural video.',
     ]);
+    const distant = await insert('Across the room', direction(5), { analysis: { detailRatio: 0.15, box: [300, 200, 70, 70] } });
+    const distantNotices = (await collectionOf(deps, distant)).notices;
+    expect(distantNotices[0]).toBe('The face in "Across the room" is small: a closer photo gives a more natural video.');
+    expect(distantNotices.some((notice) => notice.includes('"Across the room" looks blurred'))).toBe(false);
     const eyesOpen = await insert('On the beach', direction(5), { analysis: { eyeOpening: 0.4 } });
     expect((await collectionOf(deps, eyesOpen)).notices.some((notice) => notice.includes('On the beach'))).toBe(false);
     // With an open-eyed image of the same person kept, shut eyes are still said until the render lends them

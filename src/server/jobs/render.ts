@@ -8,7 +8,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import { RENDER_NOTICES, VIDEO_MESSAGES, chosenImageNotices, faceMissingMessage, voiceMissingMessage } from '../../shared/video-rules';
-import { SAME_PERSON_COSINE, isBlurred, isEyesClosed, isTurnedAway } from '../../shared/face-analysis';
+import { SAME_PERSON_COSINE, isBlurred, isEyesClosed, isSmallFace, isTurnedAway } from '../../shared/face-analysis';
 import { unusableRecordingMessage } from '../../shared/voice-analysis';
 import { VOICE_ONLY_MESSAGES } from '../../shared/voice-only-rules';
 import { faceImages, people, processedVideos, videoTemplates, voiceRecordings } from '../db/schema';
@@ -155,16 +155,17 @@ const COLLECTION_SIZE = 8;
  * drives the render; a sibling's clip added to the wrong person must not). Same face: faceres cosine to
  * the chosen image's embedding at least SAME_PERSON_COSINE. Measured here: frames of one person 0.76-0.93,
  * different people (the demo photos and both clips) at most 0.64, 99 % under 0.57. Photos turned far to
- * one side, and blurred ones, are left out (the chosen one is used whatever it is: the parent chose it). Without an
+ * one side, blurred ones and ones whose face is small are left out (the chosen one is used whatever it is: the parent chose it). Without an
  * embedding on the chosen image nothing can be checked, and only it is used. The notices (RENDER_NOTICES,
  * shown with the video) say what the parent can put right: the chosen image's own warnings (turned,
- * blurred, eyes closed), and how many of the others were left out and why.
+ * blurred, small, eyes closed), and how many of the others were left out and why.
  */
 export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inferSelect): Promise<{ files: string[]; notices: string[] }> {
   const warnings = {
     name: chosen.name,
     turnedAway: isTurnedAway(chosen.analysis?.pose, chosen.analysis?.hiddenShare),
-    blurred: isBlurred(chosen.analysis?.detailRatio),
+    blurred: !isSmallFace(chosen.analysis?.box) && isBlurred(chosen.analysis?.detailRatio),
+    smallFace: isSmallFace(chosen.analysis?.box),
     eyesClosed: isEyesClosed(chosen.analysis?.eyeOpening),
   };
   const anchor = chosen.faceEmbedding;
@@ -177,6 +178,7 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
   const files: string[] = [];
   let otherFace = 0;
   let blurred = 0;
+  let small = 0;
   for (const row of rows) {
     if (files.length >= COLLECTION_SIZE) break;
     if (!row.faceEmbedding?.length || isTurnedAway(row.analysis?.pose, row.analysis?.hiddenShare)) continue;
@@ -184,7 +186,12 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
       otherFace++;
       continue;
     }
-    // A blurred mouth lent to a sharp face would show as a smudge.
+    // A blurred mouth lent to a sharp face would show as a smudge; so would a small face's, which has no
+    // detail to enlarge (and reads blurred when under the blur measure's size: said as small).
+    if (isSmallFace(row.analysis?.box)) {
+      small++;
+      continue;
+    }
     if (isBlurred(row.analysis?.detailRatio)) {
       blurred++;
       continue;
@@ -193,11 +200,12 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
     if (file && (await stat(file.path).catch(() => undefined))) files.push(file.path);
   }
   const notices = chosenImageNotices(warnings);
-  if (otherFace > 0 || blurred > 0) {
+  if (otherFace > 0 || blurred > 0 || small > 0) {
     const [person] = await deps.db.select({ name: people.name }).from(people).where(eq(people.id, chosen.personId));
     const name = person?.name ?? 'this person';
     if (otherFace > 0) notices.push(RENDER_NOTICES.otherFace(otherFace, name));
     if (blurred > 0) notices.push(RENDER_NOTICES.blurred(blurred, name));
+    if (small > 0) notices.push(RENDER_NOTICES.smallFace(small, name));
   }
   return { files, notices };
 }

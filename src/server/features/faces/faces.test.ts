@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TURNED_AWAY_YAW_DEGREES } from '../../../shared/face-analysis';
+import { SMALL_FACE_PIXELS, TURNED_AWAY_YAW_DEGREES } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
 import { MESSAGES } from '../../../shared/validation';
 import { faceImages, faceVideos } from '../../db/schema';
 import { testDatabases } from '../../testing/databases';
-import { dataUrl, filesUnder, fixtures, multipart } from '../../testing/media-fixtures';
+import { PORTRAIT, dataUrl, filesUnder, fixtures, multipart } from '../../testing/media-fixtures';
 import { type Member, memberWithPerson } from '../../testing/people-kit';
 import { type TestApp, createTestApp, json } from '../../testing/test-app';
 import path from 'node:path';
@@ -38,6 +38,7 @@ interface FaceImageJson {
   blurred: boolean;
   eyesClosed: boolean;
   looksAside: boolean;
+  smallFace: boolean;
   facesInPhoto: number;
   faceBox: Box | null;
   imageUrl: string;
@@ -173,6 +174,26 @@ describe.each(databases)('face images and face videos API on $name', (testDataba
       expect(sharpImage.blurred).toBe(false);
       // The blur changes no other warning: her face is turned a third of the way (sample1), blurred or not.
       expect([blurred.turnedAway, sharpImage.turnedAway]).toEqual([true, true]);
+    }, 60_000);
+
+    it('keeps a photo whose face is small, says so (not blurred), and lists it so; the same face nearer is not flagged', async () => {
+      const m = await memberWithPerson(t);
+      // The real portrait as a distant shot: shrunk and set in a 640x480 picture. Its face box is about a quarter
+      // of the picture's side (147 pixels in the 512-pixel portrait).
+      const distant = async (side: number) =>
+        dataUrl(await sharp(PORTRAIT).resize(side, side).extend({ left: (640 - side) / 2, right: (640 - side) / 2, top: (480 - side) / 2, bottom: (480 - side) / 2 }).jpeg({ quality: 90 }).toBuffer(), 'image/jpeg');
+      const tiny = await addImage(m, { name: 'Far away', imageData: await distant(200) });
+      const small = await addImage(m, { name: 'Across the room', imageData: await distant(300) });
+      const near = await addImage(m, { name: 'Near', imageData: jpegUrl() });
+      expect([tiny.smallFace, small.smallFace, near.smallFace]).toEqual([true, true, false]);
+      // The boxes behind it, in the photo's own pixels: the line sits between them.
+      const heights = [tiny, small, near].map((image) => image.faceBox!.height * 480);
+      expect(heights[1]).toBeLessThan(SMALL_FACE_PIXELS);
+      expect(heights[2]).toBeGreaterThan(SMALL_FACE_PIXELS);
+      // The tiniest reads blurred to the blur measure (under its own size): said as small alone.
+      expect([tiny.blurred, small.blurred, near.blurred]).toEqual([false, false, false]);
+      const listed = await imagesOf(m);
+      expect(listed.map((image) => [image.name, image.smallFace])).toEqual(expect.arrayContaining([['Far away', true], ['Across the room', true], ['Near', false]]));
     }, 60_000);
 
     it('keeps a photo with the eyes shut, says so, and lists it so; open eyes are not flagged', async () => {

@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import { and, asc, eq, getTableColumns, gt } from 'drizzle-orm';
 import type { FaceImage, FaceVideo } from '../../../shared/api-types';
-import { FACE_ANALYSIS_MESSAGES, isBlurred, isEyesClosed, isLookingAside, isTurnedAway } from '../../../shared/face-analysis';
+import { FACE_ANALYSIS_MESSAGES, isBlurred, isEyesClosed, isLookingAside, isSmallFace, isTurnedAway } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
 import type { Db } from '../../db/open';
 import { type UserRow, faceImages, faceVideos, pendingUploads, people } from '../../db/schema';
@@ -49,10 +49,12 @@ export function toFaceImage(row: ListedFaceImageRow): FaceImage {
     facesInPhoto: typeof analysis.faces === 'number' ? analysis.faces : 1,
     faceBox: faceBoxFraction(analysis.box, analysis.imageSize),
     turnedAway: isTurnedAway(analysis.pose, analysis.hiddenShare),
-    blurred: isBlurred(analysis.detailRatio),
+    // A face too small to measure at the blur measure's size reads blurred: small says what to put right.
+    blurred: !isSmallFace(analysis.box) && isBlurred(analysis.detailRatio),
     eyesClosed: isEyesClosed(analysis.eyeOpening),
     // Shut eyes are said as such; where they look is not read on them.
     looksAside: !isEyesClosed(analysis.eyeOpening) && isLookingAside(analysis.gaze),
+    smallFace: isSmallFace(analysis.box),
   };
 }
 

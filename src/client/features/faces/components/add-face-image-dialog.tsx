@@ -43,10 +43,11 @@ export function AddFaceImageDialog({ person, hasDefault, count, open, onOpenChan
 
   function finish(image: FaceImage) {
     setUnconfirmed(null);
-    // Kept either way; a face turned far to one side, blurred, with its eyes shut or looking aside, is said once the dialog has closed.
+    // Kept either way; a face turned far to one side, blurred, small, with its eyes shut or looking aside, is said once the dialog has closed.
     const warnings = [
       image.turnedAway && FACE_ANALYSIS_MESSAGES.turnedAway,
       image.blurred && FACE_ANALYSIS_MESSAGES.blurred,
+      image.smallFace && FACE_ANALYSIS_MESSAGES.smallFace,
       image.eyesClosed && FACE_ANALYSIS_MESSAGES.eyesClosed,
       image.looksAside && FACE_ANALYSIS_MESSAGES.looksAside,
     ].filter(Boolean);

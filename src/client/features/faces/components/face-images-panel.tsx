@@ -28,6 +28,7 @@ const VIDEOS_SHOWN = 3;
 const PHOTO_WARNINGS = [
   { flag: 'turnedAway', label: 'Turned to one side' },
   { flag: 'blurred', label: 'Looks blurred' },
+  { flag: 'smallFace', label: 'Face is small' },
   { flag: 'eyesClosed', label: 'Eyes closed' },
   { flag: 'looksAside', label: 'Looking aside' },
 ] as const;
