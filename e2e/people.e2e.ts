@@ -264,9 +264,10 @@ async function journey(context: BrowserContext, page: Page) {
     const photo2 = faces.getByRole('listitem').filter({ hasText: 'Grandma Rose - Photo 2' });
     await photo2.waitFor();
     expect(await photo2.getByText('Default', { exact: true }).count()).toBe(0);
-    // A blurred photo, one whose face is small (taken from across the room), one with the eyes shut (a real woman's, looking down with her eyes closed), and one
-    // whose eyes look to one side (the talking woman glancing) are kept, with a warning, and marked in the list
-    // (issue 15); each deleted again (all are Photo 3: names follow the count of photos).
+    // A blurred photo, one whose face is small (taken from across the room), one with the eyes shut (a real
+    // woman's, looking down with her eyes closed), and one whose eyes look to one side (the talking woman
+    // glancing) are kept, with a warning, and marked in the list (issue 15); each deleted again (all are
+    // Photo 3: names follow the count of photos).
     expect(await photo2.getByText('Looks blurred').count()).toBe(0);
     expect(await photo2.getByText('Face is small').count()).toBe(0);
     expect(await photo2.getByText('Eyes closed').count()).toBe(0);

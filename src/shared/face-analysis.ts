@@ -58,9 +58,13 @@ export function isTurnedAway(pose: unknown, hiddenShare?: unknown): boolean {
  */
 export const BLURRED_DETAIL_RATIO = 0.22;
 
-/** Whether a face's recorded detail ratio says it is blurred (a warning, not a refusal); rows from before the measure have none. */
-export function isBlurred(detailRatio: unknown): boolean {
-  return typeof detailRatio === 'number' && detailRatio < BLURRED_DETAIL_RATIO;
+/**
+ * Whether a face's recorded detail ratio says it is blurred (a warning, not a refusal); rows from before the
+ * measure have none. A small face (`box`: isSmallFace) is said as small instead: under the measure's own size
+ * it reads blurred whatever its focus, and a closer photo is what puts either right.
+ */
+export function isBlurred(detailRatio: unknown, box?: unknown): boolean {
+  return typeof detailRatio === 'number' && detailRatio < BLURRED_DETAIL_RATIO && !isSmallFace(box);
 }
 
 /**

@@ -155,16 +155,16 @@ const COLLECTION_SIZE = 8;
  * drives the render; a sibling's clip added to the wrong person must not). Same face: faceres cosine to
  * the chosen image's embedding at least SAME_PERSON_COSINE. Measured here: frames of one person 0.76-0.93,
  * different people (the demo photos and both clips) at most 0.64, 99 % under 0.57. Photos turned far to
- * one side, blurred ones and ones whose face is small are left out (the chosen one is used whatever it is: the parent chose it). Without an
- * embedding on the chosen image nothing can be checked, and only it is used. The notices (RENDER_NOTICES,
- * shown with the video) say what the parent can put right: the chosen image's own warnings (turned,
- * blurred, small, eyes closed), and how many of the others were left out and why.
+ * one side, blurred ones and ones whose face is small are left out (the chosen one is used whatever it is:
+ * the parent chose it). Without an embedding on the chosen image nothing can be checked, and only it is
+ * used. The notices (RENDER_NOTICES, shown with the video) say what the parent can put right: the chosen
+ * image's own warnings (turned, blurred, small, eyes closed), and how many of the others were left out and why.
  */
 export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inferSelect): Promise<{ files: string[]; notices: string[] }> {
   const warnings = {
     name: chosen.name,
     turnedAway: isTurnedAway(chosen.analysis?.pose, chosen.analysis?.hiddenShare),
-    blurred: !isSmallFace(chosen.analysis?.box) && isBlurred(chosen.analysis?.detailRatio),
+    blurred: isBlurred(chosen.analysis?.detailRatio, chosen.analysis?.box),
     smallFace: isSmallFace(chosen.analysis?.box),
     eyesClosed: isEyesClosed(chosen.analysis?.eyeOpening),
   };
@@ -187,13 +187,13 @@ export async function collectionOf(deps: JobDeps, chosen: typeof faceImages.$inf
       continue;
     }
     // A blurred mouth lent to a sharp face would show as a smudge; so would a small face's, which has no
-    // detail to enlarge (and reads blurred when under the blur measure's size: said as small).
-    if (isSmallFace(row.analysis?.box)) {
-      small++;
+    // detail to enlarge.
+    if (isBlurred(row.analysis?.detailRatio, row.analysis?.box)) {
+      blurred++;
       continue;
     }
-    if (isBlurred(row.analysis?.detailRatio)) {
-      blurred++;
+    if (isSmallFace(row.analysis?.box)) {
+      small++;
       continue;
     }
     const file = deps.storage.fromUrl(row.imageUrl);

@@ -49,8 +49,7 @@ export function toFaceImage(row: ListedFaceImageRow): FaceImage {
     facesInPhoto: typeof analysis.faces === 'number' ? analysis.faces : 1,
     faceBox: faceBoxFraction(analysis.box, analysis.imageSize),
     turnedAway: isTurnedAway(analysis.pose, analysis.hiddenShare),
-    // A face too small to measure at the blur measure's size reads blurred: small says what to put right.
-    blurred: !isSmallFace(analysis.box) && isBlurred(analysis.detailRatio),
+    blurred: isBlurred(analysis.detailRatio, analysis.box),
     eyesClosed: isEyesClosed(analysis.eyeOpening),
     // Shut eyes are said as such; where they look is not read on them.
     looksAside: !isEyesClosed(analysis.eyeOpening) && isLookingAside(analysis.gaze),
