@@ -79,6 +79,11 @@ describe('the personalised video', () => {
       await ffmpeg(['-ss', '1.8', '-i', TALKING_WOMAN, '-frames:v', '1', '-q:v', '3', glancingFile]);
       const glancing = await context.request.post('/api/faceImages', { data: { personId: person.id, name: 'Glancing', imageData: dataUrl(glancingFile, 'image/jpeg') } });
       expect(glancing.status(), await glancing.text()).toBe(201);
+      // And one taken from across the room (the portrait, its face 79 pixels high), deleted again too.
+      const farFile = path.join(mediaDir, 'far-away.jpg');
+      await ffmpeg(['-i', PORTRAIT, '-vf', 'scale=300:300,pad=640:480:170:90', '-frames:v', '1', '-q:v', '3', farFile]);
+      const far = await context.request.post('/api/faceImages', { data: { personId: person.id, name: 'Far away', imageData: dataUrl(farFile, 'image/jpeg') } });
+      expect(far.status(), await far.text()).toBe(201);
 
       // The menu's Create Video: pick the template first.
       await page.goto('/process/new');
@@ -99,7 +104,11 @@ describe('the personalised video', () => {
       await page.getByRole('radio', { name: 'Glancing' }).click();
       await aboutPhoto.getByText('The eyes look to one side in "Glancing": a photo looking straight at the camera gives a more natural video.').waitFor();
       await screenshot(page, 'create-form-looking-aside-desktop');
+      await page.getByRole('radio', { name: 'Far away' }).click();
+      await aboutPhoto.getByText('The face in "Far away" is small: a closer photo gives a more natural video.').waitFor();
+      await screenshot(page, 'create-form-small-face-desktop');
       expect((await context.request.delete(`/api/faceImages/${((await glancing.json()) as { id: number }).id}`)).status()).toBe(204);
+      expect((await context.request.delete(`/api/faceImages/${((await far.json()) as { id: number }).id}`)).status()).toBe(204);
       await page.getByRole('radio', { name: 'Smiling' }).click();
       await aboutPhoto.waitFor({ state: 'detached' });
       await page.getByText(/^More expressions make a more natural video: .*'s smiles and open mouths are used where the actor smiles or speaks\.$/).waitFor();
