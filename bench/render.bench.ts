@@ -364,7 +364,7 @@ async function loadLedPerson(
   }
   if (!best?.rating.ok) throw new Error(`${name}: no such frame in the first ${seconds} s of talking-woman.mp4 (best: ${best?.rating.figure})`);
   const file = path.join(dir, `${name}.jpg`);
-  writeFileSync(file, await cropFace(best.frame, best.rating.box));
+  writeFileSync(file, (await cropFace(best.frame, best.rating.box)).jpeg);
   console.log(`${name} anchor ${best.rating.figure}`);
   const person = await loadPerson(engine, faceApi, name, file);
   return { ...person, others: [clip.photo, ...(clip.others ?? [])] };

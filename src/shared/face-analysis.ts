@@ -81,12 +81,13 @@ export function isBlurred(detailRatio: unknown, box?: unknown): boolean {
  * photos at 58 and 67 pixels smeared and crusted, at 96 and 117 rough but whole. The tests' ordinary photos
  * are larger (the portrait at 320 pixels square: 93). A face under the blur measure's own size reads blurred
  * as well (the portrait with its face at 52 and 62 pixels: detail ratio 0.14 and 0.18; at 79 pixels 0.41):
- * it is said as small, not blurred (features/faces/service.ts, jobs/render.ts). Clips' crops have no box
- * recorded and are not checked (face extraction keeps faces of at least EXTRACTION.minFaceShare of the frame).
+ * it is said as small, not blurred (features/faces/service.ts, jobs/render.ts). A clip's crops record their
+ * face's box in the clip's own pixels (pipeline/face-extraction.ts cropFace): a face filmed from across the
+ * room, or by a small camera, is small there too, though face extraction enlarges its frames to find it.
  */
 export const SMALL_FACE_PIXELS = 90;
 
-/** Whether a face's recorded box (`[x, y, width, height]`, the photo's pixels) says it is small; rows without one (clips' crops, older rows) are not. */
+/** Whether a face's recorded box (`[x, y, width, height]`, the photo's or the crop's pixels) says it is small; rows without one (older rows) are not. */
 export function isSmallFace(box: unknown): boolean {
   if (!Array.isArray(box) || box.length !== 4) return false;
   const [, , width, height] = box as unknown[];

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaceImage, FaceVideo, VoiceRecording } from '../../shared/api-types';
 import { FACE_ANALYSIS_MESSAGES } from '../../shared/face-analysis';
@@ -62,7 +63,8 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
     const images = json<FaceImage[]>(await client.get(`/api/people/${person.id}/faceImages`));
     expect(images).toHaveLength(done!.extractedFacesCount);
     for (const image of images) {
-      expect(image).toMatchObject({ sourceVideoId: done!.id, mlProcessed: true });
+      // The crop records its face's box (the thumbnail is framed on it); the face fills a fair part of the clip.
+      expect(image).toMatchObject({ sourceVideoId: done!.id, mlProcessed: true, smallFace: false, faceBox: expect.any(Object) });
       expect(['neutral', 'smile', 'talking']).toContain(image.expressionType);
       const crop = await client.get(image.imageUrl);
       expect(crop.statusCode).toBe(200);
@@ -113,6 +115,37 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
     );
     expect(failed).toMatchObject({ processingStatus: 'failed', errorMessage: FACE_ANALYSIS_MESSAGES.noFaceInClip, extractedFacesCount: 0 });
     expect(json<FaceImage[]>(await client.get(`/api/people/${person.id}/faceImages`))).toHaveLength(images.length);
+  }, 240_000);
+
+  it('marks the crops of a clip filmed from afar with a small camera as small faces, counted in the clip\'s own pixels', async () => {
+    const { client, personId } = await memberWithPerson(t);
+    const created = await client.post('/api/faceVideos', {
+      personId,
+      name: 'From the sofa',
+      expressionType: 'talking',
+      videoData: dataUrl(fixtures.distantClip(), 'video/mp4'),
+    });
+    expect(created.statusCode).toBe(201);
+    const [done] = await until(
+      () => faceVideo(client, personId),
+      ([video]) => video!.processingStatus === 'completed' || video!.processingStatus === 'failed',
+    );
+    expect(done).toMatchObject({ processingStatus: 'completed' });
+    const images = json<FaceImage[]>(await client.get(`/api/people/${personId}/faceImages`));
+    expect(images.length).toBeGreaterThan(0);
+    // Her face is about 80 of the clip's pixels (240 of the frames face extraction enlarges it to): small, not blurred.
+    for (const image of images) expect(image, image.name).toMatchObject({ smallFace: true, blurred: false, faceBox: expect.any(Object) });
+    const rows = await t.database.db.select().from(faceImages).where(eq(faceImages.sourceVideoId, done!.id));
+    for (const row of rows) {
+      const { imageSize } = row.analysis as { imageSize: [number, number] };
+      // The crop holds the clip's own pixels, not the enlarged frame's.
+      expect(Math.max(...imageSize)).toBeLessThanOrEqual(240);
+      const crop = t.storage.fromUrl(row.imageUrl)!.path;
+      const stored = await sharp(crop).metadata();
+      expect([stored.width, stored.height]).toEqual(imageSize);
+      // Prepared for a video all the same (a single small photo can still be chosen).
+      await until(() => readKeptFace(keptFaceFile(crop), crop), (kept) => kept !== undefined, 60_000);
+    }
   }, 240_000);
 
   it('refuses a photo with no face (400) and keeps nothing; keeps the largest face of a group photo', async () => {

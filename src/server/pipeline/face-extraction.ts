@@ -5,6 +5,7 @@
 import sharp from 'sharp';
 import { isBlurred, isEyesClosed, isLookingAside } from '../../shared/face-analysis';
 import { MEDIA_LIMITS } from '../../shared/media-rules';
+import { probe } from '../media/ffmpeg';
 import { FrameDecodeError, readFrames } from '../media/frames';
 import { classifyExpression, EXPRESSION_THRESHOLDS, expressionAgrees, type FaceExpression, isFaceExpression } from './expressions';
 import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosineSimilarity, faceSharpness, lumaAt } from './face-engine';
@@ -62,6 +63,13 @@ export interface FaceAnalysisRecord {
    */
   hiddenShare?: number;
   mouthOpening: number;
+  /**
+   * The face's box `[x, y, width, height]` and the picture's `[width, height]`, both in the crop's pixels
+   * (which are the clip's own: cropFace), as a photo's analysis records them in its: the small-face check
+   * (shared/face-analysis.ts isSmallFace) and the thumbnail's framing read them. Crops from before have none.
+   */
+  box?: [number, number, number, number];
+  imageSize?: [number, number];
   expressions: AnalysedFace['expressions'];
   /** What the classifier saw, whatever the clip declared. */
   classified: FaceExpression;
@@ -122,6 +130,7 @@ export async function extractFaces(
   const duration = Math.min(input.durationSeconds ?? 10, EXTRACTION.maxSeconds);
   const fps = Math.min(EXTRACTION.maxFps, Math.max(0.5, EXTRACTION.targetFrames / Math.max(duration, 1)));
   const declared = input.declaredExpression;
+  const clipPixels = await clipPixelsPerFramePixel(input.file);
 
   // 1. Cheap pass: detector + mesh on every sampled frame; keep the best few frames in memory.
   let candidates: Candidate[] = [];
@@ -168,8 +177,9 @@ export async function extractFaces(
   for (const { candidate, face, gaze } of kept) {
     const classified = classifyExpression(face);
     const expressionType = fits(face) ? declared : classified;
+    const crop = await cropFace(candidate.frame, face.box, clipPixels);
     results.push({
-      jpeg: await cropFace(candidate.frame, face.box),
+      jpeg: crop.jpeg,
       embedding: face.embedding,
       expressionType,
       frontal: Math.abs(face.pose.yaw) < EXTRACTION.frontalYaw,
@@ -182,6 +192,8 @@ export async function extractFaces(
         eyeOpening: face.eyeOpening,
         ...(gaze === undefined ? {} : { gaze }),
         mouthOpening: face.mouthOpening,
+        box: crop.box,
+        imageSize: crop.size,
         expressions: face.expressions,
         classified,
       },
@@ -190,8 +202,32 @@ export async function extractFaces(
   return results;
 }
 
-/** The face with a margin around it (hair, jaw, outline), square where the frame allows, as a JPEG. */
-export async function cropFace(frame: Frame, box: [number, number, number, number]): Promise<Uint8Array> {
+/**
+ * The clip's own pixels per pixel of its decoded frames: readFrames scales every frame to fit
+ * EXTRACTION.frameSize, up for a clip smaller than that (a 640×480 webcam clip by 1.5). 1 when the clip's
+ * size cannot be read.
+ */
+async function clipPixelsPerFramePixel(file: string): Promise<number> {
+  const probed = await probe(file, { maxSeconds: EXTRACTION.maxSeconds }).catch(() => undefined);
+  const side = Math.max(probed?.width ?? 0, probed?.height ?? 0);
+  return side > 0 ? side / EXTRACTION.frameSize : 1;
+}
+
+export interface FaceCrop {
+  jpeg: Uint8Array;
+  /** The face's box in the crop's pixels. */
+  box: [number, number, number, number];
+  /** The crop's width and height. */
+  size: [number, number];
+}
+
+/**
+ * The face with a margin around it (hair, jaw, outline), square where the frame allows, as a JPEG, at most
+ * EXTRACTION.cropMaxSide and never finer than the clip itself (`clipPixels`, clipPixelsPerFramePixel): a
+ * frame enlarged from a small clip is cut back to the clip's own pixels, so the face's box counts the detail
+ * the clip really holds (a face 60 pixels high in a 480-pixel clip is small, though 120 in the frame).
+ */
+export async function cropFace(frame: Frame, box: [number, number, number, number], clipPixels = 1): Promise<FaceCrop> {
   const [x, y, w, h] = box;
   const side = Math.max(w, h) * (1 + 2 * EXTRACTION.cropMargin);
   const cx = x + w / 2;
@@ -200,10 +236,14 @@ export async function cropFace(frame: Frame, box: [number, number, number, numbe
   const top = Math.max(0, Math.round(cy - side / 2));
   const width = Math.min(frame.width - left, Math.round(side));
   const height = Math.min(frame.height - top, Math.round(side));
+  const scale = Math.min(1, clipPixels, EXTRACTION.cropMaxSide / Math.max(width, height));
+  const size: [number, number] = [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
   const channels = frame.data.length / (frame.width * frame.height);
-  return sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: channels as 3 | 4 } })
+  const jpeg = await sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: channels as 3 | 4 } })
     .extract({ left, top, width, height })
-    .resize({ width: EXTRACTION.cropMaxSide, height: EXTRACTION.cropMaxSide, fit: 'inside', withoutEnlargement: true })
+    .resize({ width: size[0], height: size[1], fit: 'fill' })
     .jpeg({ quality: EXTRACTION.jpegQuality })
     .toBuffer();
+  const scaled = (value: number) => Math.round(value * scale * 10) / 10;
+  return { jpeg, box: [scaled(x - left), scaled(y - top), scaled(w), scaled(h)], size };
 }

@@ -49,6 +49,13 @@ export const fixtures = {
   faceClip: (seconds = 4) =>
     generate(`face-clip-${seconds}.mp4`, ['-loop', '1', '-i', PORTRAIT, '-vf', faceDrift(seconds),
       '-t', String(seconds), '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast']),
+  /**
+   * A face training clip filmed from across the room by a small camera: 3 s of the talking woman at 100 pixels
+   * in a 320x240 frame (her face about 80 pixels, under SMALL_FACE_PIXELS), H.264 MP4 without sound.
+   */
+  distantClip: () =>
+    generate('distant-clip.mp4', ['-i', TALKING_WOMAN, '-t', '3', '-an', '-vf', 'scale=100:100,pad=320:240:110:70',
+      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast']),
   /** A 220 Hz tone of `seconds` as Opus in WebM (what Chrome's MediaRecorder writes). */
   webmTone: (seconds: number) =>
     generate(`tone-${seconds}.webm`, ['-f', 'lavfi', '-i', `sine=frequency=220:duration=${seconds}`, '-c:a', 'libopus', '-b:a', '32k']),

@@ -59,8 +59,8 @@ export function toFaceImage(row: ListedFaceImageRow): FaceImage {
 
 /**
  * The face used, as fractions of the picture: `createFaceImage` records the analysed face's box and the
- * picture's size in pixels (upright, as a browser shows it). Rows without them (faces cut from a video,
- * older rows) have none.
+ * picture's size in pixels (upright, as a browser shows it), face extraction the crop's
+ * (pipeline/face-extraction.ts cropFace). Older rows have none.
  */
 function faceBoxFraction(box: unknown, imageSize: unknown): FaceImage['faceBox'] {
   const isNumbers = (value: unknown, length: number): value is number[] =>
