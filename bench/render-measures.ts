@@ -169,6 +169,42 @@ export function skinColourSpread(frame: Frame, landmarks: number[][]): SkinSprea
   return { a: std(sumA, sumA2), b: std(sumB, sumB2), detail: Math.sqrt(sumFine2 / n) / Math.max(1, sumY / n), pixels: n };
 }
 
+/** Each eye's contour grown by this for eyeColourGap: the iris, the white and the lid margin. */
+const EYE_COLOUR_SCALE = 1.3;
+
+/**
+ * How unlike in colour the two eyes are: the distance in CIELAB a*b* between the mean colours over each eye
+ * (its contour grown by EYE_COLOUR_SCALE). A person's two eyes are one colour under one light; a photo lit
+ * by two lamps carries each side's colour into its eye (sample3: her right eye warm brown, her left blue).
+ */
+export function eyeColourGap(frame: Frame, landmarks: number[][]): number | undefined {
+  const channels = frame.data.length / (frame.width * frame.height);
+  const means = [RIGHT_EYE, LEFT_EYE].map((contour) => {
+    const polygon = scaled(pick(landmarks, contour), EYE_COLOUR_SCALE);
+    const x0 = Math.max(0, Math.floor(Math.min(...polygon.map((p) => p[0]))));
+    const y0 = Math.max(0, Math.floor(Math.min(...polygon.map((p) => p[1]))));
+    const width = Math.min(frame.width, Math.ceil(Math.max(...polygon.map((p) => p[0])))) - x0;
+    const height = Math.min(frame.height, Math.ceil(Math.max(...polygon.map((p) => p[1])))) - y0;
+    if (width < 2 || height < 2) return undefined;
+    const mask = new Uint8Array(width * height);
+    fillPolygon(mask, width, height, x0, y0, polygon, 1);
+    let n = 0, sumA = 0, sumB = 0;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        if (!mask[y * width + x]) continue;
+        const at = ((y0 + y) * frame.width + x0 + x) * channels;
+        const [a, b] = labAB(frame.data[at]!, frame.data[at + 1]!, frame.data[at + 2]!);
+        n++;
+        sumA += a;
+        sumB += b;
+      }
+    }
+    return n >= 10 ? [sumA / n, sumB / n] : undefined;
+  });
+  const [right, left] = means;
+  return right && left ? Math.hypot(right[0]! - left[0]!, right[1]! - left[1]!) : undefined;
+}
+
 /**
  * Landmark jitter over consecutive frames: the mean length of each mesh point's second temporal
  * difference (p[t+1] − 2·p[t] + p[t−1], in the picture's plane) over the 468 points, divided by the face

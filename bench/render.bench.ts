@@ -65,7 +65,7 @@ import { renderFace } from '../src/server/pipeline/render/face-render';
 import { keptPersonFace } from '../src/server/pipeline/render/kept-face';
 import { createPipelinePool } from '../src/server/pipeline/worker-pool';
 import { decodeYuvFrames, evenSize, openEncoder, probeTemplate } from '../src/server/pipeline/render/video-pipes';
-import { type SkinSpread, headTurn, meshJitter, skinColourSpread } from './render-measures';
+import { type SkinSpread, eyeColourGap, headTurn, meshJitter, skinColourSpread } from './render-measures';
 
 const require = createRequire(import.meta.url);
 const PORTRAIT = fileURLToPath(new URL('../assets/astronaut.jpg', import.meta.url));
@@ -504,13 +504,19 @@ async function benchCase(templateName: string, template: string, person: Person,
   // render is as good as any: the same pixels before x264).
   const indices = Array.from({ length: IDENTITY_SAMPLES }, (_, i) => Math.round(((i + 0.5) * video.frames) / IDENTITY_SAMPLES));
   const measureFrames = async (file: string) => {
-    const measured: { faceres?: AnalysedFace; faceApi?: { descriptor: Float32Array; score: number }; spread?: SkinSpread; gaze?: number }[] = [];
+    const measured: { faceres?: AnalysedFace; faceApi?: { descriptor: Float32Array; score: number }; spread?: SkinSpread; eyeGap?: number; gaze?: number }[] = [];
     for (const frame of framesAt(file, indices, width, height)) {
       const faceres = await faceresOf(engine, frame);
       // On the mesh's own lids: the analysis' are redrawn by the iris model, on which the gaze reads wrong (shared/face-analysis.ts GAZE_ASIDE).
       const mesh = largest((await engine.detect(frame, { mesh: true })).filter((face) => face.landmarks));
       const gaze = mesh && eyeGaze(lumaAt(frame), frame.width, frame.height, mesh.landmarks!);
-      measured.push({ faceres, faceApi: await faceApi.largestFace(frame), spread: faceres && skinColourSpread(frame, faceres.landmarks), gaze });
+      measured.push({
+        faceres,
+        faceApi: await faceApi.largestFace(frame),
+        spread: faceres && skinColourSpread(frame, faceres.landmarks),
+        eyeGap: faceres && eyeColourGap(frame, faceres.landmarks),
+        gaze,
+      });
     }
     return measured;
   };
@@ -574,6 +580,11 @@ async function benchCase(templateName: string, template: string, person: Person,
     ratio: { a: round(spreadAfter.a / spreadBefore.a, 2), b: round(spreadAfter.b / spreadBefore.b, 2), detail: round(spreadAfter.detail / spreadBefore.detail, 2) },
   };
   console.log(name, 'skin spread', JSON.stringify(skinSpread));
+
+  // The two eyes' colour apart (CIELAB a*b*), over the frames where both videos' is measured.
+  const eyeGaps = before.flatMap((m, i) => (m.eyeGap !== undefined && after[i]!.eyeGap !== undefined ? [[m.eyeGap, after[i]!.eyeGap!] as const] : []));
+  const eyeColour = { frames: eyeGaps.length, template: round(average(eyeGaps.map((g) => g[0])), 2), output: round(average(eyeGaps.map((g) => g[1])), 2) };
+  console.log(name, 'eyes colour gap', JSON.stringify(eyeColour));
 
   // A frame where SSD finds no face (nothing ≥ 0.3) counts 0: not looking like a face is the failure measured.
   const confidenceOf = (measured: typeof before) => round(average(measured.map((m) => m.faceApi?.score ?? 0)), 3);
@@ -669,6 +680,7 @@ async function benchCase(templateName: string, template: string, person: Person,
     gazeFollows,
     gaze,
     skinSpread,
+    eyeColour,
     confidence,
     jitter,
     reviewSheet: sheet,
@@ -682,7 +694,7 @@ function summary(result: CaseResult) {
   const rows: { measure: string; template: string; output: string; value: string; goal: string; met: string }[] = [];
   const row = (measure: string, template: string, output: string, value: number, goal: string, met: boolean) =>
     rows.push({ measure, template, output, value: String(value), goal, met: Number.isNaN(value) ? '?' : met ? 'yes' : 'NO' });
-  const { identity, mouth, eyes, gaze, gazeFollows, skinSpread, confidence, jitter } = result;
+  const { identity, mouth, eyes, gaze, gazeFollows, skinSpread, eyeColour, confidence, jitter } = result;
   row('identity faceres (share closer to person)', '', `${identity.faceres.framesWithFace} frames`, identity.faceres.shareCloserToPerson, `≥ ${GOALS.identityShare}`, identity.faceres.shareCloserToPerson >= GOALS.identityShare);
   row('identity face-api (share closer to person)', '', `${identity.faceApi.framesWithFace} frames`, identity.faceApi.shareCloserToPerson, `≥ ${GOALS.identityShare}`, identity.faceApi.shareCloserToPerson >= GOALS.identityShare);
   if (mouth) row('mouth correlation', '', `${mouth.frames} frames`, mouth.correlation, `≥ ${GOALS.mouthCorrelation}`, mouth.correlation >= GOALS.mouthCorrelation);
@@ -699,6 +711,8 @@ function summary(result: CaseResult) {
   }
   row('skin spread a* (ratio)', String(skinSpread.template.a), String(skinSpread.output.a), skinSpread.ratio.a, `≤ ${GOALS.spreadRatio}`, skinSpread.ratio.a <= GOALS.spreadRatio);
   row('skin spread b* (ratio)', String(skinSpread.template.b), String(skinSpread.output.b), skinSpread.ratio.b, `≤ ${GOALS.spreadRatio}`, skinSpread.ratio.b <= GOALS.spreadRatio);
+  // Reported: one eye in one lamp's colour and the other in another's (a photo lit from both sides) reads well above the template's.
+  row('eyes colour gap (CIELAB a*b* between the eyes; reported)', String(eyeColour.template), String(eyeColour.output), round(eyeColour.output - eyeColour.template, 2), '-', true);
   // Reported, not a goal of the issue's: a soft face in a sharp frame reads as a mask (below 1).
   row('skin fine detail ‰ (ratio)', String(skinSpread.template.detail), String(skinSpread.output.detail), skinSpread.ratio.detail, '≈ 1', skinSpread.ratio.detail >= 0.75 && skinSpread.ratio.detail <= 1.33);
   row('SSD confidence (ratio)', String(confidence.template), String(confidence.output), confidence.ratio, `≥ ${GOALS.confidenceRatio}`, confidence.ratio >= GOALS.confidenceRatio);

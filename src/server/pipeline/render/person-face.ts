@@ -104,6 +104,18 @@ export const PERSON_FACE = {
    * 0.2 took little more off (sample3 3.1 / 5.4). What is left on sample3 is not the photo's own colour.
    */
   lipSpreadKept: 0.4,
+  /** evenEyeColour: each eye's hull (its contour) grown by this, reaching its lid margin and liner. */
+  eyeColourReach: 1.3,
+  /**
+   * evenEyeColour: the two eyes' own colours (means over those hulls, U and V units) are brought no closer
+   * than this. Under one light they differ by 0.1-2.0 (the talking woman's and man's frames, face-api's
+   * sample1, 2 and 5, the portrait; 2.0 on an eye glancing aside, the iris moved along it) and are left as
+   * they are, with room to spare for a real family's photo; sample3 between a warm lamp and a blue one 11.7.
+   * sample6 (3.3) and sample4 (2.5) are near the line: brought to 2, the video's eyes were no nearer one
+   * colour (the bench's eye colour gap 2.26 → 2.30 on the talking man, 1.24 → 1.12 on the woman) and one
+   * frame of woman · sample4 went over to the actor by face-api (decision 014, thirty-eighth part).
+   */
+  eyeColourGapKept: 3,
   /**
    * The skin's local tint, what a pixel's own colour is measured against, is the bare skin's colour
    * averaged around it over about this share of the face's height (two box blurs of this radius). A
@@ -648,6 +660,7 @@ function keepLittleTint(
     }
   }
   evenLipColour(ownU, ownV, width, height, landmarks, coordinates);
+  evenEyeColour(ownU, ownV, width, height, landmarks, coordinates);
   for (let y = 0; y < height; y++) {
     const fy = (y + 0.5 - coordinates.cy) / coordinates.scale;
     for (let x = 0; x < width; x++) {
@@ -680,19 +693,9 @@ function evenLipColour(ownU: Float32Array, ownV: Float32Array, width: number, he
   fillPolygon(lips, width, height, grownHull(pick(landmarks, OUTER_LIPS), 1));
   const opening = new Float32Array(width * height);
   fillPolygon(opening, width, height, pick(landmarks, [...UPPER_INNER_LIP, ...[...LOWER_INNER_LIP].reverse()]));
-  let n = 0;
-  let meanU = 0;
-  let meanV = 0;
-  for (let i = 0; i < lips.length; i++) {
-    if (opening[i]) lips[i] = 0;
-    if (!lips[i]) continue;
-    n++;
-    meanU += ownU[i]!;
-    meanV += ownV[i]!;
-  }
+  for (let i = 0; i < lips.length; i++) if (opening[i]) lips[i] = 0;
+  const { n, u: meanU, v: meanV } = meanOwnColour(ownU, ownV, lips);
   if (n === 0) return;
-  meanU /= n;
-  meanV /= n;
   // Softened at the lips' edge, so the change has no edge of its own.
   boxBlur(lips, width, height, Math.max(1, Math.round(0.01 * coordinates.scale)));
   const pull = 1 - PERSON_FACE.lipSpreadKept;
@@ -700,6 +703,66 @@ function evenLipColour(ownU: Float32Array, ownV: Float32Array, width: number, he
     if (lips[i]! < 1e-3) continue;
     ownU[i] = ownU[i]! - lips[i]! * pull * (ownU[i]! - meanU);
     ownV[i] = ownV[i]! - lips[i]! * pull * (ownV[i]! - meanV);
+  }
+}
+
+/** The mean of `ownU` and `ownV` over the pixels where `area` is set, and their count. */
+function meanOwnColour(ownU: Float32Array, ownV: Float32Array, area: Float32Array): { n: number; u: number; v: number } {
+  let n = 0;
+  let u = 0;
+  let v = 0;
+  for (let i = 0; i < area.length; i++) {
+    if (!area[i]) continue;
+    n++;
+    u += ownU[i]!;
+    v += ownV[i]!;
+  }
+  return { n, u: u / Math.max(n, 1), v: v / Math.max(n, 1) };
+}
+
+/**
+ * Two eyes are one colour; a lamp on one side lights one eye in its own (sample3: her right eye brown
+ * under a warm lamp, her left blue-violet under a blue one, iris, white and lid margin alike), and the skin
+ * around them does not tell it (the lamp's light gathers in the socket). The eyes' own colours (`ownU`/`ownV`,
+ * keepLittleTint; means over each eye's hull grown PERSON_FACE.eyeColourReach) are brought to within
+ * PERSON_FACE.eyeColourGapKept of each other: each eye gives up the colour that sets it apart from the other,
+ * each pixel in proportion to how much of it it has (the lamp's colour lies where it shows, a glint on the
+ * iris, the lid: shifted evenly, a white of the eye with none of it turned orange), the eye that has more
+ * of it giving more. What differs inside an eye (iris, white, lashes) stays. Changed in place.
+ */
+function evenEyeColour(ownU: Float32Array, ownV: Float32Array, width: number, height: number, landmarks: number[][], coordinates: FaceCoordinates) {
+  const hulls = EYE_CONTOURS.map((contour) => {
+    const area = new Float32Array(width * height);
+    fillPolygon(area, width, height, grownHull(pick(landmarks, contour), PERSON_FACE.eyeColourReach));
+    return { area, ...meanOwnColour(ownU, ownV, area) };
+  });
+  const [first, second] = hulls as [(typeof hulls)[number], (typeof hulls)[number]];
+  const gap = Math.hypot(first.u - second.u, first.v - second.v);
+  if (first.n === 0 || second.n === 0 || gap <= PERSON_FACE.eyeColourGapKept) return;
+  const eyes = hulls.map((eye, index) => {
+    // The direction from the other eye's colour towards this one's, and how much of it the eye's pixels hold.
+    const other = hulls[1 - index]!;
+    const [du, dv] = [(eye.u - other.u) / gap, (eye.v - other.v) / gap];
+    const along = (i: number) => Math.max(0, ownU[i]! * du + ownV[i]! * dv);
+    let held = 0;
+    for (let i = 0; i < eye.area.length; i++) if (eye.area[i]) held += along(i);
+    return { ...eye, du, dv, along, held: held / eye.n };
+  });
+  // Half the way each where both can; an eye that holds too little of its colour leaves the rest to the other.
+  const needed = gap - PERSON_FACE.eyeColourGapKept;
+  const firstGives = Math.min(eyes[0]!.held, Math.max(needed / 2, needed - eyes[1]!.held));
+  const gives = [firstGives, Math.min(eyes[1]!.held, needed - firstGives)];
+  for (const [index, eye] of eyes.entries()) {
+    const share = gives[index]! / Math.max(eye.held, 1e-6);
+    if (share <= 0) continue;
+    // Softened at the hull's edge, so the change has no edge of its own.
+    boxBlur(eye.area, width, height, Math.max(1, Math.round(0.015 * coordinates.scale)));
+    for (let i = 0; i < eye.area.length; i++) {
+      if (eye.area[i]! < 1e-3) continue;
+      const amount = eye.area[i]! * share * eye.along(i);
+      ownU[i] = ownU[i]! - amount * eye.du;
+      ownV[i] = ownV[i]! - amount * eye.dv;
+    }
   }
 }
 
