@@ -22,7 +22,7 @@ const run = promisify(execFile);
 let server: RunningServer;
 let browser: Browser;
 let mediaDir: string;
-const media = { video: '', audio: '', jpeg: '', blurredJpeg: '', smallFaceJpeg: '', eyesShutJpeg: '', glancingJpeg: '', noFace: '', mp4: '', text: '' };
+const media = { video: '', audio: '', jpeg: '', blurredJpeg: '', smallFaceJpeg: '', eyesShutJpeg: '', glancingJpeg: '', noFace: '', mp4: '', distantMp4: '', text: '' };
 
 /** The NASA portrait shipped with the app (assets/README.md): the face engine needs a real face to find. */
 const PORTRAIT = path.resolve('assets/astronaut.jpg');
@@ -57,6 +57,7 @@ async function makeMedia(dir: string) {
   media.glancingJpeg = path.join(dir, 'glancing.jpg');
   media.noFace = path.join(dir, 'test-card.jpg');
   media.mp4 = path.join(dir, 'face.mp4');
+  media.distantMp4 = path.join(dir, 'from-the-sofa.mp4');
   media.text = path.join(dir, 'notes.txt');
   const clip = ['-loop', '1', '-i', PORTRAIT, '-vf', DRIFT, '-t', '3'];
   await Promise.all([
@@ -70,6 +71,8 @@ async function makeMedia(dir: string) {
     ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=640x480', '-frames:v', '1', media.noFace]),
     ffmpeg([...clip, '-f', 'yuv4mpegpipe', media.video]),
     ffmpeg([...clip, '-c:v', 'mpeg4', '-q:v', '5', media.mp4]),
+    // A real woman filmed from across the room by a small camera: 320x240, her face about 80 pixels.
+    ffmpeg(['-i', TALKING_WOMAN, '-t', '3', '-an', '-vf', 'scale=100:100,pad=320:240:110:70', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', media.distantMp4]),
     makeVoice(dir, media.audio),
   ]);
   writeFileSync(media.text, 'not an image');
@@ -486,6 +489,23 @@ async function journey(context: BrowserContext, page: Page) {
     // --- Delete the person: gone from the list and from the server ----------------------------------
     await page.getByRole('link', { name: 'Back to Profile' }).click();
     await page.waitForURL((url) => url.pathname === '/people' && url.searchParams.get('person') === personId);
+
+    // --- A clip filmed from across the room: its faces are kept, and the clip says the face is small ------
+    await page.getByRole('button', { name: 'Add Face Video' }).click();
+    dialog = page.getByRole('dialog', { name: 'Add Face Video' });
+    await dialog.getByLabel('Choose a face video').setInputFiles(media.distantMp4);
+    await dialog.getByText('from-the-sofa.mp4').waitFor();
+    await dialog.getByRole('button', { name: 'Upload Video' }).click();
+    await expectToast(page, 'Upload successful');
+    await dialog.waitFor({ state: 'detached' });
+    const distantClip = page.getByRole('list', { name: 'Face videos' }).getByRole('listitem').filter({ hasText: 'Grandma Rose - from-the-sofa' });
+    await distantClip.getByText(/^\d+ faces? extracted$/).waitFor({ timeout: 180_000 });
+    await distantClip.getByText(FACE_ANALYSIS_MESSAGES.smallFaceInClip).waitFor();
+    // The clips filmed near say nothing of the kind.
+    expect(await page.getByText(FACE_ANALYSIS_MESSAGES.smallFaceInClip).count()).toBe(1);
+    await page.getByRole('listitem').filter({ hasText: 'Grandma Rose - from-the-sofa (1)' }).getByText('Face is small').waitFor();
+    await screenshot(page, 'face-video-small-desktop');
+
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     dialog = page.getByRole('alertdialog', { name: 'Delete Grandma Rose?' });
     await dialog.getByRole('button', { name: 'Delete Person' }).click();

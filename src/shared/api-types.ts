@@ -145,6 +145,8 @@ export interface FaceVideo {
   isProcessed: boolean;
   processingStatus: 'pending' | 'processing' | 'completed' | 'failed';
   errorMessage: string | null;
+  /** Every face taken from it is small (FaceImage.smallFace): said with FACE_ANALYSIS_MESSAGES.smallFaceInClip. */
+  smallFace: boolean;
   createdAt: string;
 }
 

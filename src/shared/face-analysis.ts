@@ -12,6 +12,7 @@ export const FACE_ANALYSIS_MESSAGES = {
   eyesClosed: 'The eyes look closed in this photo. It is kept, but a photo with open eyes gives a better video.',
   looksAside: 'The eyes look to one side in this photo. It is kept, but a photo looking straight at the camera gives a more natural video.',
   smallFace: 'The face is small in this photo. It is kept, but a closer photo gives a better video.',
+  smallFaceInClip: 'The face is small in this clip. Its faces are kept, but a clip recorded closer to the camera gives a better video.',
 } as const;
 
 /**

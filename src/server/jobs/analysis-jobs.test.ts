@@ -56,7 +56,7 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
       () => faceVideo(client, person.id),
       ([video]) => video!.processingStatus === 'completed' || video!.processingStatus === 'failed',
     );
-    expect(done).toMatchObject({ processingStatus: 'completed', isProcessed: true, errorMessage: null });
+    expect(done).toMatchObject({ processingStatus: 'completed', isProcessed: true, errorMessage: null, smallFace: false });
     expect(done!.extractedFacesCount).toBeGreaterThanOrEqual(1);
     expect(done!.extractedFacesCount).toBeLessThanOrEqual(5);
 
@@ -117,8 +117,8 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
     expect(json<FaceImage[]>(await client.get(`/api/people/${person.id}/faceImages`))).toHaveLength(images.length);
   }, 240_000);
 
-  it('marks the crops of a clip filmed from afar with a small camera as small faces, counted in the clip\'s own pixels', async () => {
-    const { client, personId } = await memberWithPerson(t);
+  it('marks the crops of a clip filmed from afar with a small camera as small faces, counted in the clip\'s own pixels, and the clip says so', async () => {
+    const { client, userId, personId } = await memberWithPerson(t);
     const created = await client.post('/api/faceVideos', {
       personId,
       name: 'From the sofa',
@@ -130,7 +130,10 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
       () => faceVideo(client, personId),
       ([video]) => video!.processingStatus === 'completed' || video!.processingStatus === 'failed',
     );
-    expect(done).toMatchObject({ processingStatus: 'completed' });
+    // The clip itself says so (every face taken from it is small), on the person's list and the user's.
+    expect(done).toMatchObject({ processingStatus: 'completed', smallFace: true });
+    const mine = json<FaceVideo[]>(await client.get(`/api/users/${userId}/faceVideos`));
+    expect(mine.find((video) => video.id === done!.id)).toMatchObject({ smallFace: true });
     const images = json<FaceImage[]>(await client.get(`/api/people/${personId}/faceImages`));
     expect(images.length).toBeGreaterThan(0);
     // Her face is about 80 of the clip's pixels (240 of the frames face extraction enlarges it to): small, not blurred.

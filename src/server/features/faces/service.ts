@@ -1,7 +1,7 @@
 // Face images and face videos of a person: stored files checked by content (media/ingest.ts), rows
 // that keep the file's URL, one default face image per person (people/defaults.ts).
 import { stat } from 'node:fs/promises';
-import { and, asc, eq, getTableColumns, gt } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, isNotNull } from 'drizzle-orm';
 import type { FaceImage, FaceVideo } from '../../../shared/api-types';
 import { FACE_ANALYSIS_MESSAGES, isBlurred, isEyesClosed, isLookingAside, isSmallFace, isTurnedAway } from '../../../shared/face-analysis';
 import { MEDIA_LIMITS, MEDIA_MESSAGES } from '../../../shared/media-rules';
@@ -75,7 +75,10 @@ function faceBoxFraction(box: unknown, imageSize: unknown): FaceImage['faceBox']
   return { x: left, y: top, width: clamp((x + w) / width) - left, height: clamp((y + h) / height) - top };
 }
 
-export function toFaceVideo(row: FaceVideoRow): FaceVideo {
+/** A face video as listed: with whether every face taken from it is small (listFaceVideos). */
+export type ListedFaceVideoRow = FaceVideoRow & { smallFace?: boolean };
+
+export function toFaceVideo(row: ListedFaceVideoRow): FaceVideo {
   return {
     id: row.id,
     userId: row.userId,
@@ -90,6 +93,7 @@ export function toFaceVideo(row: FaceVideoRow): FaceVideo {
     errorMessage: row.errorMessage,
     processedAt: row.processedAt?.toISOString() ?? null,
     rawClipDeletedAt: row.rawClipDeletedAt?.toISOString() ?? null,
+    smallFace: row.smallFace ?? false,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -101,9 +105,25 @@ export function listFaceImages(db: Db, where: { userId: number } | { personId: n
   return db.select(listedFaceImageColumns).from(faceImages).where(condition).orderBy(...oldestFirst(faceImages));
 }
 
-export function listFaceVideos(db: Db, where: { userId: number } | { personId: number }): Promise<FaceVideoRow[]> {
-  const condition = 'userId' in where ? eq(faceVideos.userId, where.userId) : eq(faceVideos.personId, where.personId);
-  return db.select().from(faceVideos).where(condition).orderBy(...oldestFirst(faceVideos));
+/**
+ * The face videos, each with whether every face taken from it is small (isSmallFace on the crops' recorded
+ * boxes: a clip filmed from across the room, or by a small camera), so the clip itself can say so.
+ */
+export async function listFaceVideos(db: Db, where: { userId: number } | { personId: number }): Promise<ListedFaceVideoRow[]> {
+  const [videoCondition, cropCondition] =
+    'userId' in where
+      ? [eq(faceVideos.userId, where.userId), eq(faceImages.userId, where.userId)]
+      : [eq(faceVideos.personId, where.personId), eq(faceImages.personId, where.personId)];
+  const [rows, crops] = await Promise.all([
+    db.select().from(faceVideos).where(videoCondition).orderBy(...oldestFirst(faceVideos)),
+    db
+      .select({ sourceVideoId: faceImages.sourceVideoId, analysis: faceImages.analysis })
+      .from(faceImages)
+      .where(and(cropCondition, isNotNull(faceImages.sourceVideoId))),
+  ]);
+  const small = new Map<number, boolean>();
+  for (const crop of crops) small.set(crop.sourceVideoId!, (small.get(crop.sourceVideoId!) ?? true) && isSmallFace(crop.analysis?.box));
+  return rows.map((row) => ({ ...row, smallFace: small.get(row.id) ?? false }));
 }
 
 export async function findFaceImage(db: Db, id: number): Promise<FaceImageRow> {

@@ -1,4 +1,5 @@
-// Face videos and where their face extraction stands: extracting, N faces extracted, or why it failed.
+// Face videos and where their face extraction stands: extracting, N faces extracted (and whether the face
+// was small in the clip), or why it failed.
 // A processed clip can be played until the retention rule deletes its raw file; its faces stay.
 import { CircleAlert, CircleCheck, Clock, Play, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
@@ -122,6 +123,7 @@ function FaceVideoState({ video }: { video: FaceVideo }) {
         <span className="text-muted-foreground">
           {count === 1 ? '1 face extracted' : `${count} faces extracted`}
         </span>
+        {video.smallFace && <span className="text-xs text-amber-700 dark:text-amber-300">{FACE_ANALYSIS_MESSAGES.smallFaceInClip}</span>}
         {video.rawClipDeletedAt !== null && (
           <span className="text-xs text-muted-foreground">
             Raw clip deleted on {new Date(video.rawClipDeletedAt).toLocaleDateString(undefined, { dateStyle: 'long' })}; its faces
