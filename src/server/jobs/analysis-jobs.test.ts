@@ -151,6 +151,56 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
     }
   }, 240_000);
 
+  it('cuts the crops of a clip filmed upright on a phone (stored sideways, turned on playback) from its upright picture only', async () => {
+    const { client, personId } = await memberWithPerson(t);
+    const created = await client.post('/api/faceVideos', {
+      personId,
+      name: 'On my phone',
+      expressionType: 'talking',
+      videoData: dataUrl(fixtures.phoneClip(), 'video/mp4'),
+    });
+    expect(created.statusCode).toBe(201);
+    const [done] = await until(
+      () => faceVideo(client, personId),
+      ([video]) => video!.processingStatus === 'completed' || video!.processingStatus === 'failed',
+    );
+    expect(done).toMatchObject({ processingStatus: 'completed', smallFace: false });
+    const rows = await t.database.db.select().from(faceImages).where(eq(faceImages.sourceVideoId, done!.id));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const { imageSize, pose } = row.analysis as { imageSize: [number, number]; pose: { roll: number } };
+      const crop = t.storage.fromUrl(row.imageUrl)!.path;
+      const { data, info } = await sharp(crop).greyscale().raw().toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height]).toEqual(imageSize);
+      // Upright, and no wider than her 360-pixel picture: the crop's right edge is her dark grey wall, not
+      // the black that pads the picture to a square frame.
+      expect(Math.abs(pose.roll)).toBeLessThan(20);
+      expect(info.width).toBeLessThanOrEqual(360);
+      let edge = 0;
+      for (let y = 0; y < info.height; y++) for (let x = info.width - 8; x < info.width; x++) edge += data[y * info.width + x]!;
+      expect(edge / (8 * info.height)).toBeGreaterThan(25);
+    }
+  }, 240_000);
+
+  it('reads a phone photo stored sideways (EXIF orientation) upright, as browsers show it', async () => {
+    const { client, personId } = await memberWithPerson(t);
+    // The talking woman cut to 360×512, stored turned a quarter to the left with orientation 6 ("turn right to show").
+    const photo = await sharp(fixtures.womanStill(0.3)).extract({ left: 76, top: 0, width: 360, height: 512 }).rotate(270).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    expect(await sharp(photo).metadata()).toMatchObject({ width: 512, height: 360, orientation: 6 });
+    const created = await client.post('/api/faceImages', { personId, name: 'From my phone', imageData: dataUrl(photo, 'image/jpeg') });
+    expect(created.statusCode).toBe(201);
+    expect(json<FaceImage>(created)).toMatchObject({ mlProcessed: true, smallFace: false, faceBox: expect.any(Object) });
+    const [row] = await t.database.db.select().from(faceImages).where(eq(faceImages.id, json<FaceImage>(created).id));
+    const { imageSize, pose } = row!.analysis as { imageSize: [number, number]; pose: { roll: number } };
+    expect(imageSize).toEqual([360, 512]);
+    expect(Math.abs(pose.roll)).toBeLessThan(20);
+    // Prepared for her videos upright too: the mesh's forehead (point 10) straight above its chin (152).
+    const file = t.storage.fromUrl(row!.imageUrl)!.path;
+    const kept = await until(() => readKeptFace(keptFaceFile(file), file), (face) => face !== undefined, 60_000);
+    const [forehead, chin] = [kept!.landmarks[10]!, kept!.landmarks[152]!];
+    expect(chin[1]! - forehead[1]!).toBeGreaterThan(3 * Math.abs(chin[0]! - forehead[0]!));
+  }, 240_000);
+
   it('refuses a photo with no face (400) and keeps nothing; keeps the largest face of a group photo', async () => {
     const { client, userId, personId } = await memberWithPerson(t);
     const person = { id: personId };

@@ -153,6 +153,7 @@ export interface ProbeResult {
   duration: number | undefined;
   hasVideo: boolean;
   hasAudio: boolean;
+  /** The video's size as it is shown (shownSize): a clip filmed upright on a phone is taller than wide. */
   width?: number;
   height?: number;
   /** ffprobe's codec names of the first video and audio streams (e.g. h264, vp9, aac, opus). */
@@ -160,9 +161,34 @@ export interface ProbeResult {
   audioCodec?: string;
 }
 
+/** A stream as ffprobe's JSON states it (`-show_streams`, or `-show_entries stream`). */
+export interface FfprobeStream {
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  duration?: string;
+  /** The display matrix's rotation in degrees (ffprobe 5 and later). */
+  side_data_list?: { rotation?: number }[];
+  /** `rotate`: the same rotation as older ffprobe builds state it. */
+  tags?: { rotate?: string };
+}
+
 interface FfprobeJson {
   format?: { format_name?: string; duration?: string };
-  streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string }[];
+  streams?: FfprobeStream[];
+}
+
+/**
+ * A video stream's size as it is shown. Phones store a clip filmed upright as it left the sensor, sideways,
+ * with a rotation to apply when it plays: a portrait clip coded 1920×1080 is shown 1080×1920. ffmpeg applies
+ * that rotation when it decodes (as browsers do when they play), so every decoded frame has this size.
+ */
+export function shownSize(stream: FfprobeStream): { width: number; height: number } | undefined {
+  if (!stream.width || !stream.height) return undefined;
+  const rotation = Number(stream.side_data_list?.find((data) => data.rotation !== undefined)?.rotation ?? stream.tags?.rotate ?? 0);
+  const quarterTurned = Number.isFinite(rotation) && Math.abs(Math.round(rotation / 90)) % 2 === 1;
+  return quarterTurned ? { width: stream.height, height: stream.width } : { width: stream.width, height: stream.height };
 }
 
 /** Templates are the longest media here (3 hours); nothing is read past this unless asked. */
@@ -184,13 +210,14 @@ export async function probe(file: string, options: { maxSeconds?: number } = {})
   const audio = streams.find((stream) => stream.codec_type === 'audio');
   let duration: number | undefined = Number(json.format?.duration ?? streams.find((stream) => stream.duration)?.duration);
   if (!Number.isFinite(duration) || duration <= 0) duration = await packetDuration(file, options.maxSeconds ?? DEFAULT_PROBE_MAX_SECONDS);
+  const shown = video && shownSize(video);
   return {
     formatName: json.format?.format_name ?? '',
     duration: duration !== undefined && Number.isFinite(duration) && duration > 0 ? duration : undefined,
     hasVideo: Boolean(video),
     hasAudio: Boolean(audio),
-    width: video?.width || undefined,
-    height: video?.height || undefined,
+    width: shown?.width,
+    height: shown?.height,
     videoCodec: video?.codec_name || undefined,
     audioCodec: audio?.codec_name || undefined,
   };

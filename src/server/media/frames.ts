@@ -2,7 +2,7 @@
 // them out one by one, never holding the whole video in memory. Bounded: a duration cap (`-t`), a timeout
 // that kills ffmpeg, one thread for the decoder and its pixel cap (DECODER_GUARD_ARGS).
 import { spawn } from 'node:child_process';
-import { DECODER_GUARD_ARGS, ffmpegBinary } from './ffmpeg';
+import { DECODER_GUARD_ARGS, ffmpegBinary, probe } from './ffmpeg';
 
 export interface FrameSource {
   /** Frames per second to sample (ffmpeg's fps filter), or undefined for every frame. */
@@ -23,6 +23,10 @@ export interface DecodedFrame {
   height: number;
   /** Seconds from the start (from the sampling rate). */
   time: number;
+  /** The part of the frame that holds the video, from its top-left corner: the rest is padding. */
+  picture: { width: number; height: number };
+  /** The video's own pixels per pixel of the frame: 1/1.5 for a 640×480 clip enlarged to fit 960. */
+  videoPixelsPerPixel: number;
 }
 
 export class FrameDecodeError extends Error {}
@@ -33,9 +37,11 @@ export class FrameDecodeError extends Error {}
  */
 export async function* readFrames(file: string, source: FrameSource): AsyncGenerator<DecodedFrame> {
   const { size, fps } = source;
+  const fitted = await pictureIn(file, source);
+  const { picture, videoPixelsPerPixel } = fitted ?? { picture: { width: size, height: size }, videoPixelsPerPixel: 1 };
   const filters = [
     ...(fps ? [`fps=${fps}`] : []),
-    `scale=w=${size}:h=${size}:force_original_aspect_ratio=decrease`,
+    fitted ? `scale=${picture.width}:${picture.height}` : `scale=w=${size}:h=${size}:force_original_aspect_ratio=decrease`,
     `pad=${size}:${size}:0:0:black`,
     'format=rgb24',
   ].join(',');
@@ -67,7 +73,7 @@ export async function* readFrames(file: string, source: FrameSource): AsyncGener
         // A copy: the pipe's buffers are reused, and the frame may be kept while later ones arrive.
         const data = new Uint8Array(pending.subarray(0, frameBytes));
         pending = pending.subarray(frameBytes);
-        yield { data, width: size, height: size, time: fps ? index / fps : index };
+        yield { data, width: size, height: size, time: fps ? index / fps : index, picture, videoPixelsPerPixel };
         index++;
       }
     }
@@ -80,4 +86,19 @@ export async function* readFrames(file: string, source: FrameSource): AsyncGener
     source.signal?.removeEventListener('abort', kill);
     if (child.exitCode === null) kill();
   }
+}
+
+/**
+ * Where the video lies in the `size`×`size` frames: scaled to fit, at the size it is shown (a phone clip
+ * filmed upright is decoded upright: ffprobe's shown size). Undefined when ffprobe cannot read the file:
+ * ffmpeg then fits it itself, the picture counts as the whole square, and its decoding tells what is wrong.
+ */
+async function pictureIn(file: string, source: FrameSource): Promise<Pick<DecodedFrame, 'picture' | 'videoPixelsPerPixel'> | undefined> {
+  const shown = await probe(file, { maxSeconds: source.maxSeconds }).catch(() => undefined);
+  if (!shown?.width || !shown.height) return undefined;
+  const scale = source.size / Math.max(shown.width, shown.height);
+  return {
+    picture: { width: Math.max(1, Math.round(shown.width * scale)), height: Math.max(1, Math.round(shown.height * scale)) },
+    videoPixelsPerPixel: 1 / scale,
+  };
 }

@@ -5,8 +5,7 @@
 import sharp from 'sharp';
 import { isBlurred, isEyesClosed, isLookingAside } from '../../shared/face-analysis';
 import { MEDIA_LIMITS } from '../../shared/media-rules';
-import { probe } from '../media/ffmpeg';
-import { FrameDecodeError, readFrames } from '../media/frames';
+import { type DecodedFrame, FrameDecodeError, readFrames } from '../media/frames';
 import { classifyExpression, EXPRESSION_THRESHOLDS, expressionAgrees, type FaceExpression, isFaceExpression } from './expressions';
 import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosineSimilarity, faceSharpness, lumaAt } from './face-engine';
 import { eyeGaze } from './render/eye-blink';
@@ -84,7 +83,7 @@ export interface ExtractedFace {
 }
 
 interface Candidate {
-  frame: Frame;
+  frame: DecodedFrame;
   time: number;
   face: DetectedFace;
   quality: number;
@@ -130,7 +129,6 @@ export async function extractFaces(
   const duration = Math.min(input.durationSeconds ?? 10, EXTRACTION.maxSeconds);
   const fps = Math.min(EXTRACTION.maxFps, Math.max(0.5, EXTRACTION.targetFrames / Math.max(duration, 1)));
   const declared = input.declaredExpression;
-  const clipPixels = await clipPixelsPerFramePixel(input.file);
 
   // 1. Cheap pass: detector + mesh on every sampled frame; keep the best few frames in memory.
   let candidates: Candidate[] = [];
@@ -177,7 +175,7 @@ export async function extractFaces(
   for (const { candidate, face, gaze } of kept) {
     const classified = classifyExpression(face);
     const expressionType = fits(face) ? declared : classified;
-    const crop = await cropFace(candidate.frame, face.box, clipPixels);
+    const crop = await cropFace(candidate.frame, face.box);
     results.push({
       jpeg: crop.jpeg,
       embedding: face.embedding,
@@ -202,17 +200,6 @@ export async function extractFaces(
   return results;
 }
 
-/**
- * The clip's own pixels per pixel of its decoded frames: readFrames scales every frame to fit
- * EXTRACTION.frameSize, up for a clip smaller than that (a 640×480 webcam clip by 1.5). 1 when the clip's
- * size cannot be read.
- */
-async function clipPixelsPerFramePixel(file: string): Promise<number> {
-  const probed = await probe(file, { maxSeconds: EXTRACTION.maxSeconds }).catch(() => undefined);
-  const side = Math.max(probed?.width ?? 0, probed?.height ?? 0);
-  return side > 0 ? side / EXTRACTION.frameSize : 1;
-}
-
 export interface FaceCrop {
   jpeg: Uint8Array;
   /** The face's box in the crop's pixels. */
@@ -222,21 +209,22 @@ export interface FaceCrop {
 }
 
 /**
- * The face with a margin around it (hair, jaw, outline), square where the frame allows, as a JPEG, at most
- * EXTRACTION.cropMaxSide and never finer than the clip itself (`clipPixels`, clipPixelsPerFramePixel): a
- * frame enlarged from a small clip is cut back to the clip's own pixels, so the face's box counts the detail
- * the clip really holds (a face 60 pixels high in a 480-pixel clip is small, though 120 in the frame).
+ * The face with a margin around it (hair, jaw, outline), square where the clip's picture allows (never into
+ * the frame's padding: a phone clip filmed upright is narrower than its frame), as a JPEG, at most
+ * EXTRACTION.cropMaxSide and never finer than the clip itself (`frame.videoPixelsPerPixel`): a frame enlarged
+ * from a small clip is cut back to the clip's own pixels, so the face's box counts the detail the clip really
+ * holds (a face 60 pixels high in a 480-pixel clip is small, though 120 in the frame).
  */
-export async function cropFace(frame: Frame, box: [number, number, number, number], clipPixels = 1): Promise<FaceCrop> {
+export async function cropFace(frame: DecodedFrame, box: [number, number, number, number]): Promise<FaceCrop> {
   const [x, y, w, h] = box;
   const side = Math.max(w, h) * (1 + 2 * EXTRACTION.cropMargin);
   const cx = x + w / 2;
   const cy = y + h / 2;
   const left = Math.max(0, Math.round(cx - side / 2));
   const top = Math.max(0, Math.round(cy - side / 2));
-  const width = Math.min(frame.width - left, Math.round(side));
-  const height = Math.min(frame.height - top, Math.round(side));
-  const scale = Math.min(1, clipPixels, EXTRACTION.cropMaxSide / Math.max(width, height));
+  const width = Math.max(1, Math.min(frame.picture.width - left, Math.round(side)));
+  const height = Math.max(1, Math.min(frame.picture.height - top, Math.round(side)));
+  const scale = Math.min(1, frame.videoPixelsPerPixel, EXTRACTION.cropMaxSide / Math.max(width, height));
   const size: [number, number] = [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
   const channels = frame.data.length / (frame.width * frame.height);
   const jpeg = await sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: channels as 3 | 4 } })

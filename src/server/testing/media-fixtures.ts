@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
-import { ffmpegBinary } from '../media/ffmpeg';
+import { ffmpegBinary, ffprobeBinary } from '../media/ffmpeg';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'familystar-fixtures-'));
 process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -56,6 +56,19 @@ export const fixtures = {
   distantClip: () =>
     generate('distant-clip.mp4', ['-i', TALKING_WOMAN, '-t', '3', '-an', '-vf', 'scale=100:100,pad=320:240:110:70',
       '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast']),
+  /**
+   * A face training clip filmed on a phone held upright: 3 s of the talking woman cut to 360x512 (portrait),
+   * stored sideways (512x360) with a rotation to apply when it plays, as phones store their clips; H.264 MP4
+   * without sound. Throws when this ffmpeg did not write the rotation.
+   */
+  phoneClip: () => {
+    generate('phone-sideways.mp4', ['-i', TALKING_WOMAN, '-t', '3', '-an', '-vf', 'crop=360:512:76:0,transpose=cclock',
+      '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast']);
+    const clip = generate('phone-clip.mp4', ['-i', path.join(dir, 'phone-sideways.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=270']);
+    const stated = execFileSync(ffprobeBinary(), ['-v', 'error', '-select_streams', 'v', '-show_streams', path.join(dir, 'phone-clip.mp4')]).toString();
+    if (!/rotat\w*=-?90|rotate=270/.test(stated)) throw new Error('ffmpeg wrote no rotation into the phone clip');
+    return clip;
+  },
   /** A 220 Hz tone of `seconds` as Opus in WebM (what Chrome's MediaRecorder writes). */
   webmTone: (seconds: number) =>
     generate(`tone-${seconds}.webm`, ['-f', 'lavfi', '-i', `sine=frequency=220:duration=${seconds}`, '-c:a', 'libopus', '-b:a', '32k']),

@@ -169,6 +169,28 @@ describe('renderFace', () => {
     expect(change(after[0]!, after.at(-1)!)).toBeLessThan(0.4);
   });
 
+  it('renders a template filmed on a phone (stored sideways, turned on playback) upright, at the size it is shown', async () => {
+    // The generated template stored sideways (360×640) with the rotation phones write, which players apply.
+    const sideways = path.join(scratch, 'sideways.mp4');
+    const turned = path.join(scratch, 'turned.mp4');
+    const turnedOutput = path.join(scratch, 'turned-output.mp4');
+    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-i', template, '-vf', 'transpose=cclock', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', sideways], { timeout: 30_000 });
+    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-i', sideways, '-c', 'copy', '-metadata:s:v:0', 'rotate=270', turned], { timeout: 30_000 });
+    const shown = await probeTemplate(turned);
+    expect([shown.width, shown.height]).toEqual([WIDTH, HEIGHT]);
+    const turnedReport = await renderFace({ template: turned, personFace: PERSON_PHOTO, output: turnedOutput, engine });
+    expect(turnedReport.framesReplaced).toBe(FRAMES);
+    // Written upright with no rotation left to apply: its frames are the upright template's, the face replaced.
+    const written = await probeTemplate(turnedOutput);
+    expect([written.width, written.height]).toEqual([WIDTH, HEIGHT]);
+    const [templateFrames, uprightOutput, turnedOutputFrames] = await Promise.all([sampledFrames(template), sampledFrames(output), sampledFrames(turnedOutput)]);
+    const person = largest(await engine.analyse(await picture(PERSON_PHOTO), { maxFaces: 10 }))!;
+    const toPerson = async (frame: Frame) => cosineSimilarity(largest(await engine.analyse(frame, { maxFaces: 1 }))!.embedding, person.embedding);
+    const turnedToPerson = await toPerson(turnedOutputFrames[2]!);
+    expect(turnedToPerson).toBeGreaterThan((await toPerson(templateFrames[2]!)) + 0.2);
+    expect(Math.abs(turnedToPerson - (await toPerson(uprightOutput[2]!)))).toBeLessThan(0.1);
+  });
+
   it('replaces the largest of two faces, says so, and leaves the other as it was', async () => {
     // The portrait twice side by side: 360 px tall on the left, 240 px on the right; 1 s at 10 fps.
     const twoFaces = path.join(scratch, 'two-faces.mp4');

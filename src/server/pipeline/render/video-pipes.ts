@@ -4,7 +4,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { MEDIA_LIMITS } from '../../../shared/media-rules';
-import { ffmpegBinary, runFfprobe, MEDIA_TIMEOUTS } from '../../media/ffmpeg';
+import { type FfprobeStream, ffmpegBinary, runFfprobe, shownSize, MEDIA_TIMEOUTS } from '../../media/ffmpeg';
 
 export interface TemplateVideo {
   width: number;
@@ -21,15 +21,17 @@ export interface TemplateVideo {
 /** Size, frame rate, frame count and audio of a template (packets are counted, nothing is decoded). */
 export async function probeTemplate(file: string): Promise<TemplateVideo> {
   const { stdout } = await runFfprobe(
-    ['-v', 'error', '-count_packets', '-show_entries', 'stream=codec_type,width,height,r_frame_rate,avg_frame_rate,nb_read_packets,duration:format=duration', '-print_format', 'json', file],
+    ['-v', 'error', '-count_packets', '-show_entries', 'stream:format=duration', '-print_format', 'json', file],
     { timeoutMs: MEDIA_TIMEOUTS.checkMs },
   );
   const json = JSON.parse(stdout) as {
-    streams?: { codec_type?: string; width?: number; height?: number; r_frame_rate?: string; avg_frame_rate?: string; nb_read_packets?: string; duration?: string }[];
+    streams?: (FfprobeStream & { r_frame_rate?: string; avg_frame_rate?: string; nb_read_packets?: string })[];
     format?: { duration?: string };
   };
   const video = json.streams?.find((stream) => stream.codec_type === 'video');
-  if (!video?.width || !video.height) throw new Error('the template has no video stream');
+  // Decoded frames come rotated upright (a template filmed on a phone held upright), so they have this size.
+  const shown = video && shownSize(video);
+  if (!video || !shown) throw new Error('the template has no video stream');
   const fraction = (text: string | undefined) => {
     const [num, den] = (text ?? '').split('/').map(Number);
     return num && den ? num / den : NaN;
@@ -41,8 +43,8 @@ export async function probeTemplate(file: string): Promise<TemplateVideo> {
   const frames = Number(video.nb_read_packets);
   const duration = Number(video.duration ?? json.format?.duration);
   return {
-    width: video.width,
-    height: video.height,
+    width: shown.width,
+    height: shown.height,
     rate,
     fps,
     frames: Number.isFinite(frames) ? frames : Math.round(duration * fps),
