@@ -15,6 +15,7 @@ import { FACE_ANALYSIS_MESSAGES } from '../src/shared/face-analysis';
 import { deleteFaceImageQuestion, deleteVoiceRecordingQuestion } from '../src/shared/media-rules';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
 import { closeSpeech, speak } from '../src/server/media/speech';
+import { fixtures } from '../src/server/testing/media-fixtures';
 import { MOBILE, type RunningServer, SCREENSHOT_DIR, launchBrowser, newPage, screenshot, startServer, uniqueAccount } from './harness';
 
 const run = promisify(execFile);
@@ -22,7 +23,7 @@ const run = promisify(execFile);
 let server: RunningServer;
 let browser: Browser;
 let mediaDir: string;
-const media = { video: '', audio: '', jpeg: '', blurredJpeg: '', smallFaceJpeg: '', eyesShutJpeg: '', glancingJpeg: '', noFace: '', mp4: '', distantMp4: '', text: '' };
+const media = { video: '', audio: '', jpeg: '', blurredJpeg: '', smallFaceJpeg: '', eyesShutJpeg: '', glancingJpeg: '', noFace: '', mp4: '', distantMp4: '', phoneMp4: '', text: '' };
 
 /** The NASA portrait shipped with the app (assets/README.md): the face engine needs a real face to find. */
 const PORTRAIT = path.resolve('assets/astronaut.jpg');
@@ -58,6 +59,7 @@ async function makeMedia(dir: string) {
   media.noFace = path.join(dir, 'test-card.jpg');
   media.mp4 = path.join(dir, 'face.mp4');
   media.distantMp4 = path.join(dir, 'from-the-sofa.mp4');
+  media.phoneMp4 = path.join(dir, 'on-my-phone.mp4');
   media.text = path.join(dir, 'notes.txt');
   const clip = ['-loop', '1', '-i', PORTRAIT, '-vf', DRIFT, '-t', '3'];
   await Promise.all([
@@ -75,6 +77,8 @@ async function makeMedia(dir: string) {
     ffmpeg(['-i', TALKING_WOMAN, '-t', '3', '-an', '-vf', 'scale=100:100,pad=320:240:110:70', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', media.distantMp4]),
     makeVoice(dir, media.audio),
   ]);
+  // A real woman filmed upright on a phone: stored sideways, turned when it plays (media-fixtures.ts).
+  writeFileSync(media.phoneMp4, fixtures.phoneClip());
   writeFileSync(media.text, 'not an image');
 }
 
@@ -505,6 +509,23 @@ async function journey(context: BrowserContext, page: Page) {
     expect(await page.getByText(FACE_ANALYSIS_MESSAGES.smallFaceInClip).count()).toBe(1);
     await page.getByRole('listitem').filter({ hasText: 'Grandma Rose - from-the-sofa (1)' }).getByText('Face is small').waitFor();
     await screenshot(page, 'face-video-small-desktop');
+
+    // --- A clip filmed upright on a phone: its faces are cut upright from its picture, as it plays ----------
+    await page.getByRole('button', { name: 'Add Face Video' }).click();
+    dialog = page.getByRole('dialog', { name: 'Add Face Video' });
+    await dialog.getByLabel('Choose a face video').setInputFiles(media.phoneMp4);
+    await dialog.getByText('on-my-phone.mp4').waitFor();
+    await dialog.getByRole('button', { name: 'Upload Video' }).click();
+    await expectToast(page, 'Upload successful');
+    await dialog.waitFor({ state: 'detached' });
+    const phoneClip = page.getByRole('list', { name: 'Face videos' }).getByRole('listitem').filter({ hasText: 'Grandma Rose - on-my-phone' });
+    await phoneClip.getByText(/^\d+ faces? extracted$/).waitFor({ timeout: 180_000 });
+    const phoneCrop = page.getByRole('listitem').filter({ hasText: 'Grandma Rose - on-my-phone (1)' }).locator('img').first();
+    await phoneCrop.scrollIntoViewIfNeeded();
+    await expect.poll(() => phoneCrop.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // Her 360×512 picture, as the browser plays the clip: not a 512-pixel square half black with padding.
+    expect(await phoneCrop.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([360, 512]);
+    await screenshot(page, 'face-video-phone-desktop');
 
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     dialog = page.getByRole('alertdialog', { name: 'Delete Grandma Rose?' });
