@@ -5,13 +5,14 @@
 // round the actor's face is first moved so that the actor's outline is the person's (face-shape.ts). The
 // actor gives position, size, roll, light, and what shows inside an open mouth (their real teeth and tongue).
 // Works in place on the yuv420p frame: luma at full resolution, chroma at half.
-import { ALIGNMENT_POINTS, LOWER_INNER_LIP, type Similarity, UPPER_INNER_LIP, applySimilarity, composeSimilarity, fitSimilarity, invertSimilarity, pick } from './landmarks';
+import { ALIGNMENT_POINTS, LOWER_INNER_LIP, OUTER_LIPS, type Point, type Similarity, UPPER_INNER_LIP, applySimilarity, composeSimilarity, fitSimilarity, grownHull, insidePolygon, invertSimilarity, pick } from './landmarks';
 import type { EyeBlinks, EyeMotion } from './eye-blink';
 import { type OutlineFollower, fitOutline } from './face-shape';
 import { BLACK, type LightFollower, type LightTransfer, castShare, evaluate, fitLighting, lightTransfer, sampleActorSkin, transferLuma } from './face-light';
 import { MOUTH, type MouthMotion, type MouthSample } from './mouth-motion';
 import type { PersonFace } from './person-face';
 import { colourFigures } from './person-face';
+import { boxBlur, fillPolygon } from './planes';
 import { type YuvFrame, sampleBilinear } from './yuv';
 
 export const PASTE = {
@@ -20,6 +21,12 @@ export const PASTE = {
   maxSpreadRatio: 1.33,
   /** Share of the tint difference applied (1 = the actor's mean U and V). */
   tint: 1,
+  /**
+   * A face whose prepared skin is this close to grey (U and V from 128; PersonFace.colour) came from a
+   * black-and-white photo: real skin in a colour photo is 8 or more away (the demo photos, the talking
+   * clips, the portrait: 8.3-42), a grey photo's 0.
+   */
+  colourlessWithin: 2,
 } as const;
 
 /** The transform from the person's cut-out to this frame. */
@@ -107,6 +114,67 @@ function actorMouth(frame: YuvFrame, actorLandmarks: number[][]) {
   };
 }
 
+/** The lips less the mouth's opening (teeth are not lips), of a mesh. */
+function lipsPolygons(landmarks: number[][]): { lips: Point[]; opening: Point[] } {
+  return { lips: grownHull(pick(landmarks, OUTER_LIPS), 1), opening: pick(landmarks, [...UPPER_INNER_LIP, ...[...LOWER_INNER_LIP].reverse()]) };
+}
+
+const colourlessLips = new WeakMap<PersonFace, Float32Array | null>();
+
+/**
+ * The lips of a face from a black-and-white photo (PASTE.colourlessWithin), softened at their edge, in the
+ * person's cut-out; null for a face in colour. Such lips have no colour of their own against the skin
+ * (keepLittleTint keeps only that), so they would take the skin's tone: skin-coloured lips. They take the
+ * actor's lips' colour instead (actorLipColour).
+ */
+function lipsWithoutColour(person: PersonFace): Float32Array | null {
+  let lips = colourlessLips.get(person);
+  if (lips !== undefined) return lips;
+  lips = null;
+  if (Math.hypot(person.colour.meanU - 128, person.colour.meanV - 128) < PASTE.colourlessWithin) {
+    const { width, height } = person;
+    const polygons = lipsPolygons(person.landmarks);
+    lips = new Float32Array(width * height);
+    fillPolygon(lips, width, height, polygons.lips);
+    const opening = new Float32Array(width * height);
+    fillPolygon(opening, width, height, polygons.opening);
+    for (let i = 0; i < lips.length; i++) if (opening[i]) lips[i] = 0;
+    boxBlur(lips, width, height, Math.max(1, Math.round(0.01 * person.coordinates.scale)));
+  }
+  colourlessLips.set(person, lips);
+  return lips;
+}
+
+/**
+ * The actor's lips' own colour in this frame: their mean U and V (the opening left out) less the skin's in a
+ * ring around them (from 1.2 to 1.6 times the lips' hull); undefined when either is off the frame.
+ */
+function actorLipColour(frame: YuvFrame, actorLandmarks: number[][]): { u: number; v: number } | undefined {
+  const { lips, opening } = lipsPolygons(actorLandmarks);
+  const outer = pick(actorLandmarks, OUTER_LIPS);
+  const [ringIn, ringOut] = [grownHull(outer, 1.2), grownHull(outer, 1.6)];
+  const xs = ringOut.map((p) => p[0]);
+  const ys = ringOut.map((p) => p[1]);
+  const half = frame.width >> 1;
+  // Count, U and V summed, of the lips and of the ring.
+  const sums: Record<'lips' | 'ring', [number, number, number]> = { lips: [0, 0, 0], ring: [0, 0, 0] };
+  // Each chroma sample at its centre (2·x + 1, 2·y + 1) in the frame's pixels.
+  for (let cy = Math.max(0, Math.floor(Math.min(...ys) / 2)); cy <= Math.min((frame.height >> 1) - 1, Math.ceil(Math.max(...ys) / 2)); cy++) {
+    for (let cx = Math.max(0, Math.floor(Math.min(...xs) / 2)); cx <= Math.min(half - 1, Math.ceil(Math.max(...xs) / 2)); cx++) {
+      const [x, y] = [2 * cx + 1, 2 * cy + 1];
+      const sum = insidePolygon(lips, x, y) ? (insidePolygon(opening, x, y) ? undefined : sums.lips) : insidePolygon(ringOut, x, y) && !insidePolygon(ringIn, x, y) ? sums.ring : undefined;
+      if (!sum) continue;
+      sum[0]++;
+      sum[1] += frame.u[cy * half + cx]!;
+      sum[2] += frame.v[cy * half + cx]!;
+    }
+  }
+  const [n, u, v] = sums.lips;
+  const [m, ringU, ringV] = sums.ring;
+  if (n < 4 || m < 4) return undefined;
+  return { u: u / n - ringU / m, v: v / n - ringV / m };
+}
+
 /**
  * The actor's lighting in this frame against the person's, when both can be fitted; else the means and
  * spread matched (a face with little bare skin showing, a frame where the face is mostly off-screen).
@@ -172,8 +240,10 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
   const [x0, y0, x1, y1] = bounds;
 
   const warp = mouth?.active ? mouth : undefined;
-  // The actor's mouth is copied before the frame is moved or pasted over.
+  // The actor's mouth is copied, and their lips' colour read, before the frame is moved or pasted over.
   const interior = warp ? actorMouth(frame, actorLandmarks) : undefined;
+  const lips = lipsWithoutColour(person);
+  const actorLips = lips ? actorLipColour(frame, actorLandmarks) : undefined;
   // The whole face's paste gives the face the person's shape (face-shape.ts); a part lent by another image does not.
   if (shape && !only) {
     const { from, to } = shape.follow(actorLandmarks, toFrame, mouth?.opening ?? 0);
@@ -185,7 +255,9 @@ export function pasteFace(frame: YuvFrame, person: PersonFace, actorLandmarks: n
   // While the actor blinks, their own eye shows through (eye-blink.ts).
   const blink = blinks?.active ? blinks : undefined;
 
-  const pass: PixelPass = { frame, person, transfer, toPerson, x0, y0, x1, y1, opacity, look, warp, area, blink, interior };
+  const lipTint = lips && actorLips ? { lips, ...actorLips } : undefined;
+
+  const pass: PixelPass = { frame, person, transfer, toPerson, x0, y0, x1, y1, opacity, look, warp, area, blink, interior, lipTint };
   pasteLuma(pass);
   pasteChroma(pass);
   return true;
@@ -207,6 +279,8 @@ interface PixelPass {
   area?: Float32Array;
   blink?: EyeBlinks;
   interior?: ReturnType<typeof actorMouth>;
+  /** Added over a colourless face's lips (lipsWithoutColour): the actor's lips' colour against their skin (actorLipColour). */
+  lipTint?: { lips: Float32Array; u: number; v: number };
 }
 
 // The luma and chroma loops are functions of their own, not part of pasteFace: V8 inlines calls into a
@@ -278,7 +352,7 @@ function pasteLuma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacity,
 }
 
 /** The person's chroma (with the actor's light's tint) over the frame's, under the mask. */
-function pasteChroma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacity, look, warp, area, blink, interior }: PixelPass) {
+function pasteChroma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacity, look, warp, area, blink, interior, lipTint }: PixelPass) {
   const { cx, cy, scale } = person.coordinates;
   const { width: pw, height: ph, mask } = person;
   const maxX = pw - 1.001;
@@ -324,6 +398,11 @@ function pasteChroma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacit
       const cast = castShare(transfer, lerpAt(person.y, from, pw, tx, ty), faceX, faceY);
       let u = lerpAt(person.u, from, pw, tx, ty) + cast * evaluate(shiftU, faceX, faceY);
       let v = lerpAt(person.v, from, pw, tx, ty) + cast * evaluate(shiftV, faceX, faceY);
+      if (lipTint) {
+        const onLips = lerpAt(lipTint.lips, from, pw, tx, ty);
+        u += onLips * lipTint.u;
+        v += onLips * lipTint.v;
+      }
       if (inside > 0) {
         const [mouthU, mouthV] = interior!.uv(source);
         u += (mouthU - u) * inside;

@@ -248,6 +248,39 @@ describe('renderFace', () => {
     for (const c of [0, 1, 2]) expect(Math.abs(output.mean[c]! - actor.mean[c]!), `channel ${c}`).toBeLessThan(35);
   }, 120_000);
 
+  it('gives a black-and-white photo’s lips the actor’s lips’ colour, not the skin’s', async () => {
+    // The real talking woman in black and white (a grandparent's old print), on the real talking man's first 2 s.
+    const grey = path.join(scratch, 'grey.jpg');
+    await sharp(await still(0.3, 'colour.jpg')).greyscale().jpeg({ quality: 92 }).toFile(grey);
+    const talking = path.join(scratch, 'man-2s.mp4');
+    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-i', path.resolve(import.meta.dirname, '../../../../../shared/media/talking-man.mp4'), '-t', '2', '-an', '-c:v', 'copy', talking], { timeout: 30_000 });
+    const rendered = path.join(scratch, 'grey-out.mp4');
+    await renderFace({ template: talking, personFace: grey, output: rendered, engine });
+    /** How much redder the lips are than the skin in a ring round them (V of Y′CbCr, BT.601). */
+    const lipsOverSkin = async (frame: Frame) => {
+      const face = largest(await engine.detect(frame, { mesh: true }))!;
+      const outer = pick(face.landmarks!, OUTER_LIPS);
+      const [lips, ringIn, ringOut] = [grownHull(outer, 1), grownHull(outer, 1.2), grownHull(outer, 1.6)];
+      const opening = [...pick(face.landmarks!, UPPER_INNER_LIP), ...pick(face.landmarks!, LOWER_INNER_LIP).reverse()];
+      const sums = { lips: [0, 0], ring: [0, 0] };
+      for (let y = 0; y < frame.height; y++) {
+        for (let x = 0; x < frame.width; x++) {
+          const at = (y * frame.width + x) * 3;
+          const v = 0.5 * frame.data[at]! - 0.418688 * frame.data[at + 1]! - 0.081312 * frame.data[at + 2]!;
+          const sum = insidePolygon(lips, x + 0.5, y + 0.5) ? (insidePolygon(opening, x + 0.5, y + 0.5) ? undefined : sums.lips) : insidePolygon(ringOut, x + 0.5, y + 0.5) && !insidePolygon(ringIn, x + 0.5, y + 0.5) ? sums.ring : undefined;
+          if (sum) [sum[0], sum[1]] = [sum[0]! + v, sum[1]! + 1];
+        }
+      }
+      return sums.lips[0]! / sums.lips[1]! - sums.ring[0]! / sums.ring[1]!;
+    };
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const measure = async (file: string) => mean(await Promise.all((await sampledFrames(file, { every: 15, width: 480, height: 480 })).map(lipsOverSkin)));
+    const [actor, output] = [await measure(talking), await measure(rendered)];
+    // His lips are 6.8 redder than his skin; hers were skin-coloured in the video before (0.3), 4.1 now.
+    expect(actor).toBeGreaterThan(4);
+    expect(output).toBeGreaterThan(0.4 * actor);
+  }, 120_000);
+
   it('uses the person’s own images by what the actor’s mouth does: their grin when the actor grins', async () => {
     // The person: a real woman from ../shared/media, at rest (0.3 s) and grinning with her teeth (1.1 s).
     const [rest, grin] = [await still(0.3, 'woman-rest.jpg'), await still(1.1, 'woman-grin.jpg')];
