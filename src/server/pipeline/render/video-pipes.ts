@@ -12,10 +12,17 @@ export interface TemplateVideo {
   /** ffmpeg's frame rate as a fraction ("25/1", "30000/1001"): given back to the encoder unchanged. */
   rate: string;
   fps: number;
-  /** Video frames (packets counted), and the video stream's duration in seconds. */
+  /** Video frames (packets counted; as decoded, for a variable rate), and the video stream's duration in seconds. */
   frames: number;
   duration: number;
   hasAudio: boolean;
+  /**
+   * The frames come at a variable rate (a phone's clip in dim light: fewer frames a second for a while): its
+   * nominal rate (r_frame_rate) is not its average. decodeYuvFrames then gives them at the average rate
+   * (`rate`), duplicated where fewer came and dropped where more did, so that the video the encoder writes
+   * at that constant rate keeps time with the template's sound.
+   */
+  variableRate: boolean;
 }
 
 /** Size, frame rate, frame count and audio of a template (packets are counted, nothing is decoded). */
@@ -40,16 +47,20 @@ export async function probeTemplate(file: string): Promise<TemplateVideo> {
   const rate = Number.isFinite(fraction(video.avg_frame_rate)) ? video.avg_frame_rate! : video.r_frame_rate!;
   const fps = fraction(rate);
   if (!Number.isFinite(fps) || fps <= 0) throw new Error('the template has no frame rate');
-  const frames = Number(video.nb_read_packets);
-  const duration = Number(video.duration ?? json.format?.duration);
+  const packets = Number(video.nb_read_packets);
+  const stated = Number(video.duration ?? json.format?.duration);
+  const duration = Number.isFinite(stated) ? stated : packets / fps;
+  const nominal = fraction(video.r_frame_rate);
+  const variableRate = Number.isFinite(nominal) && Math.abs(nominal - fps) > 0.01 * fps;
   return {
     width: shown.width,
     height: shown.height,
     rate,
     fps,
-    frames: Number.isFinite(frames) ? frames : Math.round(duration * fps),
-    duration: Number.isFinite(duration) ? duration : frames / fps,
+    frames: Number.isFinite(packets) && !variableRate ? packets : Math.round(duration * fps),
+    duration,
     hasAudio: Boolean(json.streams?.some((stream) => stream.codec_type === 'audio')),
+    variableRate,
   };
 }
 
@@ -118,13 +129,18 @@ export type FramePool = ReturnType<typeof createFramePool>;
  * Yields the template's frames as raw yuv420p (Y plane, then U, then V at half size), each in its own
  * buffer (the encoder may still hold the previous one), taken from `pool` when one is given.
  */
-export async function* decodeYuvFrames(file: string, video: { width: number; height: number }, limits: PipeLimits & { pool?: FramePool }): AsyncGenerator<Buffer> {
+export async function* decodeYuvFrames(
+  file: string,
+  video: Pick<TemplateVideo, 'width' | 'height' | 'rate' | 'variableRate'>,
+  limits: PipeLimits & { pool?: FramePool },
+): AsyncGenerator<Buffer> {
   const width = evenSize(video.width);
   const height = evenSize(video.height);
-  const crop = width !== video.width || height !== video.height ? ['-vf', `crop=${width}:${height}:0:0`] : [];
+  const filters = [...(video.variableRate ? [`fps=${video.rate}`] : []), ...(width !== video.width || height !== video.height ? [`crop=${width}:${height}:0:0`] : [])];
+  const filterArgs = filters.length > 0 ? ['-vf', filters.join(',')] : [];
   const child = spawn(
     ffmpegBinary(),
-    ['-nostdin', '-v', 'error', '-max_pixels', String(MEDIA_LIMITS.imageMaxPixels), ...threadArgs(limits.threads), '-i', file, '-an', '-sn', ...crop, '-vsync', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'],
+    ['-nostdin', '-v', 'error', '-max_pixels', String(MEDIA_LIMITS.imageMaxPixels), ...threadArgs(limits.threads), '-i', file, '-an', '-sn', ...filterArgs, '-vsync', 'passthrough', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', 'pipe:1'],
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   child.stdin.end();
