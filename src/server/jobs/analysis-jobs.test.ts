@@ -182,6 +182,34 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
     }
   }, 240_000);
 
+  it('cuts the crops of a clip filmed in HDR (an iPhone\'s HLG) in their real colours, not a washed-out grey', async () => {
+    const { client, personId } = await memberWithPerson(t);
+    const created = await client.post('/api/faceVideos', { personId, name: 'iPhone', expressionType: 'talking', videoData: dataUrl(fixtures.hlgClip(), 'video/quicktime') });
+    expect(created.statusCode).toBe(201);
+    const [done] = await until(
+      () => faceVideo(client, personId),
+      ([video]) => video!.processingStatus === 'completed' || video!.processingStatus === 'failed',
+    );
+    expect(done).toMatchObject({ processingStatus: 'completed' });
+    const rows = await t.database.db.select().from(faceImages).where(eq(faceImages.sourceVideoId, done!.id));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      // Her cheeks and nose (the crop's middle): V of Y'CbCr 15-16 above grey, as in the clip she was filmed
+      // in; the HLG signal read as ordinary video gave 5.6 (grey skin).
+      const { data, info } = await sharp(t.storage.fromUrl(row.imageUrl)!.path).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      let red = 0;
+      let count = 0;
+      for (let y = Math.round(info.height * 0.35); y < info.height * 0.6; y++) {
+        for (let x = Math.round(info.width * 0.3); x < info.width * 0.7; x++) {
+          const at = (y * info.width + x) * 3;
+          red += 0.5 * data[at]! - 0.418688 * data[at + 1]! - 0.081312 * data[at + 2]!;
+          count++;
+        }
+      }
+      expect(red / count, row.name).toBeGreaterThan(11);
+    }
+  }, 240_000);
+
   it('reads a phone photo stored sideways (EXIF orientation) upright, as browsers show it', async () => {
     const { client, personId } = await memberWithPerson(t);
     // The talking woman cut to 360×512, stored turned a quarter to the left with orientation 6 ("turn right to show").

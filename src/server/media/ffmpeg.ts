@@ -156,6 +156,8 @@ export interface ProbeResult {
   /** The video's size as it is shown (shownSize): a clip filmed upright on a phone is taller than wide. */
   width?: number;
   height?: number;
+  /** The picture is HDR (isHdr): decode it through HDR_TO_SDR to see it as it is meant to look. */
+  hdr: boolean;
   /** ffprobe's codec names of the first video and audio streams (e.g. h264, vp9, aac, opus). */
   videoCodec?: string;
   audioCodec?: string;
@@ -172,7 +174,25 @@ export interface FfprobeStream {
   side_data_list?: { rotation?: number }[];
   /** `rotate`: the same rotation as older ffprobe builds state it. */
   tags?: { rotate?: string };
+  /** The transfer function: arib-std-b67 (HLG), smpte2084 (PQ), bt709... */
+  color_transfer?: string;
 }
+
+/**
+ * Whether a video stream is HDR: HLG (what iPhones film in by default) or PQ (HDR10). Decoded as it is, its
+ * pixels are the HDR signal read as ordinary video: a grey, washed-out picture (the talking woman filmed in HLG:
+ * grey skin, pale lips).
+ */
+export function isHdr(stream: FfprobeStream): boolean {
+  return stream.color_transfer === 'arib-std-b67' || stream.color_transfer === 'smpte2084';
+}
+
+/**
+ * ffmpeg's filter that turns an HDR picture into ordinary (BT.709) video: zscale converts its transfer,
+ * primaries and matrix, clipping what is brighter than the ordinary white (skin is well below it). Measured on
+ * the talking woman converted to HLG: this gives her back as she was; a tone map (hable, mobius) darkened her.
+ */
+export const HDR_TO_SDR = 'zscale=t=bt709:m=bt709:p=bt709:r=tv';
 
 interface FfprobeJson {
   format?: { format_name?: string; duration?: string };
@@ -218,6 +238,7 @@ export async function probe(file: string, options: { maxSeconds?: number } = {})
     hasAudio: Boolean(audio),
     width: shown?.width,
     height: shown?.height,
+    hdr: video !== undefined && isHdr(video),
     videoCodec: video?.codec_name || undefined,
     audioCodec: audio?.codec_name || undefined,
   };

@@ -2,7 +2,7 @@
 // them out one by one, never holding the whole video in memory. Bounded: a duration cap (`-t`), a timeout
 // that kills ffmpeg, one thread for the decoder and its pixel cap (DECODER_GUARD_ARGS).
 import { spawn } from 'node:child_process';
-import { DECODER_GUARD_ARGS, ffmpegBinary, probe } from './ffmpeg';
+import { DECODER_GUARD_ARGS, HDR_TO_SDR, ffmpegBinary, probe } from './ffmpeg';
 
 export interface FrameSource {
   /** Frames per second to sample (ffmpeg's fps filter), or undefined for every frame. */
@@ -41,6 +41,7 @@ export async function* readFrames(file: string, source: FrameSource): AsyncGener
   const { picture, videoPixelsPerPixel } = fitted ?? { picture: { width: size, height: size }, videoPixelsPerPixel: 1 };
   const filters = [
     ...(fps ? [`fps=${fps}`] : []),
+    ...(fitted?.hdr ? [HDR_TO_SDR] : []),
     fitted ? `scale=${picture.width}:${picture.height}` : `scale=w=${size}:h=${size}:force_original_aspect_ratio=decrease`,
     `pad=${size}:${size}:0:0:black`,
     'format=rgb24',
@@ -90,15 +91,16 @@ export async function* readFrames(file: string, source: FrameSource): AsyncGener
 
 /**
  * Where the video lies in the `size`×`size` frames: scaled to fit, at the size it is shown (a phone clip
- * filmed upright is decoded upright: ffprobe's shown size). Undefined when ffprobe cannot read the file:
+ * filmed upright is decoded upright: ffprobe's shown size); and whether it is HDR (turned into ordinary video). Undefined when ffprobe cannot read the file:
  * ffmpeg then fits it itself, the picture counts as the whole square, and its decoding tells what is wrong.
  */
-async function pictureIn(file: string, source: FrameSource): Promise<Pick<DecodedFrame, 'picture' | 'videoPixelsPerPixel'> | undefined> {
+async function pictureIn(file: string, source: FrameSource): Promise<(Pick<DecodedFrame, 'picture' | 'videoPixelsPerPixel'> & { hdr: boolean }) | undefined> {
   const shown = await probe(file, { maxSeconds: source.maxSeconds }).catch(() => undefined);
   if (!shown?.width || !shown.height) return undefined;
   const scale = source.size / Math.max(shown.width, shown.height);
   return {
     picture: { width: Math.max(1, Math.round(shown.width * scale)), height: Math.max(1, Math.round(shown.height * scale)) },
     videoPixelsPerPixel: 1 / scale,
+    hdr: shown.hdr,
   };
 }

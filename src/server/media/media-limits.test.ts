@@ -323,7 +323,7 @@ describe('template checks', () => {
   });
 
   it('still accepts an ordinary template and thumbnail', async () => {
-    expect(await checkTemplateVideo(save('av.mp4', fixtures.avMp4()), storage)).toEqual({ ext: 'mp4', duration: 3 });
+    expect(await checkTemplateVideo(save('av.mp4', fixtures.avMp4()), storage)).toEqual({ ext: 'mp4', duration: 3, hdr: false });
     expect(await checkThumbnail(save('thumb.jpg', fixtures.smallJpeg()))).toBe('jpg');
   });
 });

@@ -69,6 +69,14 @@ export const fixtures = {
     if (!/rotat\w*=-?90|rotate=270/.test(stated)) throw new Error('ffmpeg wrote no rotation into the phone clip');
     return clip;
   },
+  /**
+   * A face training clip filmed in HDR, as iPhones film by default: 3 s of the talking woman turned into HLG
+   * (BT.2020, 10-bit HEVC in a QuickTime file, tagged as such), without sound.
+   */
+  hlgClip: () =>
+    generate('hlg-clip.mov', ['-i', TALKING_WOMAN, '-t', '3', '-an',
+      '-vf', 'zscale=t=arib-std-b67:m=bt2020nc:p=bt2020:tin=bt709:min=bt709:pin=bt709:r=tv,format=yuv420p10le',
+      '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error', '-tag:v', 'hvc1']),
   /** A 220 Hz tone of `seconds` as Opus in WebM (what Chrome's MediaRecorder writes). */
   webmTone: (seconds: number) =>
     generate(`tone-${seconds}.webm`, ['-f', 'lavfi', '-i', `sine=frequency=220:duration=${seconds}`, '-c:a', 'libopus', '-b:a', '32k']),

@@ -121,7 +121,7 @@ export async function templateAdminRoutes(app: FastifyInstance, { db, sessions, 
       const video = await checkTemplateVideo(upload.video.path, storage);
       const narration = await analyseNarration(pipeline, upload.video.path);
       const thumbnailExt = upload.thumbnail ? await checkThumbnail(upload.thumbnail.path) : 'jpg';
-      upload.thumbnail ??= await thumbnailFromVideo(upload.video.path, video.duration, storage);
+      upload.thumbnail ??= await thumbnailFromVideo(upload.video.path, video, storage);
       const { video: videoFile, thumbnail: thumbnailFile } = upload;
 
       const row = await db.transaction(async (tx) => {

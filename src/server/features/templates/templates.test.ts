@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VideoTemplate } from '../../../shared/api-types';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
@@ -270,6 +271,26 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
       const thumbnail = await visitor.get(template.thumbnailUrl!);
       expect(thumbnail.statusCode).toBe(200);
       expect(thumbnail.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    });
+
+    it('makes the thumbnail of a video filmed in HDR (an iPhone’s HLG) in its real colours', async () => {
+      const response = await upload(admin, uploadFields({ video: { file: fixtures.hlgClip(), filename: 'iphone.mov', contentType: 'video/quicktime' } }));
+      expect(response.statusCode, response.body).toBe(201);
+      const template = json<VideoTemplate>(response);
+      const thumbnail = await visitor.get(template.thumbnailUrl!);
+      // Her cheeks and nose (the picture's middle): V of Y'CbCr 15 above grey, as in the ordinary clip; the HLG
+      // signal read as ordinary video gave 5.6 (grey skin).
+      const { data, info } = await sharp(thumbnail.rawPayload).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      let red = 0;
+      let count = 0;
+      for (let y = Math.round(info.height * 0.35); y < info.height * 0.6; y++) {
+        for (let x = Math.round(info.width * 0.3); x < info.width * 0.7; x++) {
+          const at = (y * info.width + x) * 3;
+          red += 0.5 * data[at]! - 0.418688 * data[at + 1]! - 0.081312 * data[at + 2]!;
+          count++;
+        }
+      }
+      expect(red / count).toBeGreaterThan(11);
     });
 
     it('stores H.264 behind a WebM header as MP4, its packets copied (as people’s media, decision 015)', async () => {

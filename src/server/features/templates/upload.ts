@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
 import { TEMPLATE_LIMITS, TEMPLATE_MESSAGES, TEMPLATE_VIDEO_EXTENSIONS } from '../../../shared/template-rules';
 import { HttpError, badRequest } from '../../http/errors';
-import { DECODER_GUARD_ARGS, MEDIA_TIMEOUTS, MediaTimeoutError, probe, runFfmpeg } from '../../media/ffmpeg';
+import { DECODER_GUARD_ARGS, HDR_TO_SDR, MEDIA_TIMEOUTS, MediaTimeoutError, probe, runFfmpeg } from '../../media/ffmpeg';
 import { checkImagePixels, checkVideoPackets, checkVideoPicture, rewrite, storedMatroska } from '../../media/ingest';
 import { mediaLimiter } from '../../media/media-limiter';
 import { sniff } from '../../media/sniff';
@@ -98,6 +98,8 @@ export interface CheckedVideo {
   ext: (typeof TEMPLATE_VIDEO_EXTENSIONS)[number];
   /** Whole seconds, measured; at least 1. */
   duration: number;
+  /** HDR (an iPhone's HLG): its thumbnail is turned into ordinary video (HDR_TO_SDR). */
+  hdr: boolean;
 }
 
 /**
@@ -123,7 +125,7 @@ export async function checkTemplateVideo(file: string, storage: Storage): Promis
     await checkVideoPackets(file, maxSeconds, TEMPLATE_MESSAGES.durationTooLong).catch(unreadable);
     const stored = ext === 'webm' ? storedMatroska(type, probed, 'video') : { ext };
     if (stored.remux) await rewrite(storage, file, stored.remux);
-    return { ext: stored.ext as CheckedVideo['ext'], duration: Math.max(1, Math.round(probed.duration)) };
+    return { ext: stored.ext as CheckedVideo['ext'], duration: Math.max(1, Math.round(probed.duration)), hdr: probed.hdr };
   });
 }
 
@@ -136,13 +138,14 @@ export async function checkThumbnail(file: string): Promise<'jpg' | 'png' | 'web
 }
 
 /** A JPEG frame from a little way into the video (the first frame is often black), 640 px wide. */
-export async function thumbnailFromVideo(video: string, durationSeconds: number, storage: Storage): Promise<TempFile> {
+export async function thumbnailFromVideo(video: string, checked: Pick<CheckedVideo, 'duration' | 'hdr'>, storage: Storage): Promise<TempFile> {
   const output = `${await storage.tempPath()}.jpg`;
-  const at = Math.min(1, durationSeconds / 2).toFixed(2);
+  const at = Math.min(1, checked.duration / 2).toFixed(2);
+  const picture = [...(checked.hdr ? [HDR_TO_SDR] : []), 'scale=640:-2'].join(',');
   try {
     await mediaLimiter.run(TEMPLATES, () =>
       runFfmpeg(
-        ['-nostdin', '-v', 'error', ...DECODER_GUARD_ARGS, '-ss', at, '-i', video, '-frames:v', '1', '-vf', 'scale=640:-2', '-q:v', '3', '-y', output],
+        ['-nostdin', '-v', 'error', ...DECODER_GUARD_ARGS, '-ss', at, '-i', video, '-frames:v', '1', '-vf', picture, '-q:v', '3', '-y', output],
         { timeoutMs: MEDIA_TIMEOUTS.checkMs },
       ),
     );

@@ -191,6 +191,34 @@ describe('renderFace', () => {
     expect(Math.abs(turnedToPerson - (await toPerson(uprightOutput[2]!)))).toBeLessThan(0.1);
   });
 
+  it('renders a template filmed in HDR (an iPhone’s HLG) in its real colours', async () => {
+    const hlg = path.join(scratch, 'hlg.mov');
+    const hlgOutput = path.join(scratch, 'hlg-out.mp4');
+    await runProcess(
+      ffmpegBinary(),
+      ['-v', 'error', '-y', '-i', template, '-vf', 'zscale=t=arib-std-b67:m=bt2020nc:p=bt2020:tin=bt709:min=bt709:pin=bt709:r=tv,format=yuv420p10le',
+        '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error', '-tag:v', 'hvc1', hlg],
+      { timeout: 60_000 },
+    );
+
+    expect(await probeTemplate(hlg)).toMatchObject({ hdr: true });
+    const hlgReport = await renderFace({ template: hlg, personFace: PERSON_PHOTO, output: hlgOutput, engine });
+    expect(hlgReport.framesReplaced).toBe(FRAMES);
+    // The frame's lower fifth, away from the face, in the ordinary template's colours (to 0.4; the HLG signal
+    // read as ordinary video was 34-47 darker in each channel).
+    const meanColour = (frames: Frame[]) => {
+      const sum = [0, 0, 0];
+      let count = 0;
+      for (const frame of frames) {
+        for (let at = frame.width * Math.round(frame.height * 0.8) * 3; at < frame.data.length; at += 3) for (const c of [0, 1, 2]) sum[c]! += frame.data[at + c]!;
+        count += frame.width * (frame.height - Math.round(frame.height * 0.8));
+      }
+      return sum.map((value) => value / count);
+    };
+    const [ordinary, rendered] = [meanColour(await sampledFrames(template)), meanColour(await sampledFrames(hlgOutput))];
+    for (const c of [0, 1, 2]) expect(Math.abs(rendered[c]! - ordinary[c]!), `channel ${c}`).toBeLessThan(8);
+  });
+
   it('keeps a template of variable frame rate (a phone in dim light) in time with its sound', async () => {
     // The real talking woman's first 4 s with every other frame of the first 2 s dropped, the timestamps
     // kept (15 frames a second, then 30), and her voice.

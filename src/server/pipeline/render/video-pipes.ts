@@ -4,7 +4,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { MEDIA_LIMITS } from '../../../shared/media-rules';
-import { type FfprobeStream, ffmpegBinary, runFfprobe, shownSize, MEDIA_TIMEOUTS } from '../../media/ffmpeg';
+import { type FfprobeStream, HDR_TO_SDR, ffmpegBinary, isHdr, runFfprobe, shownSize, MEDIA_TIMEOUTS } from '../../media/ffmpeg';
 
 export interface TemplateVideo {
   width: number;
@@ -23,6 +23,8 @@ export interface TemplateVideo {
    * at that constant rate keeps time with the template's sound.
    */
   variableRate: boolean;
+  /** HDR (an iPhone's HLG): decoded into ordinary video (HDR_TO_SDR), as the encoder writes it. */
+  hdr: boolean;
 }
 
 /** Size, frame rate, frame count and audio of a template (packets are counted, nothing is decoded). */
@@ -61,6 +63,7 @@ export async function probeTemplate(file: string): Promise<TemplateVideo> {
     duration,
     hasAudio: Boolean(json.streams?.some((stream) => stream.codec_type === 'audio')),
     variableRate,
+    hdr: isHdr(video),
   };
 }
 
@@ -131,12 +134,16 @@ export type FramePool = ReturnType<typeof createFramePool>;
  */
 export async function* decodeYuvFrames(
   file: string,
-  video: Pick<TemplateVideo, 'width' | 'height' | 'rate' | 'variableRate'>,
+  video: Pick<TemplateVideo, 'width' | 'height' | 'rate' | 'variableRate' | 'hdr'>,
   limits: PipeLimits & { pool?: FramePool },
 ): AsyncGenerator<Buffer> {
   const width = evenSize(video.width);
   const height = evenSize(video.height);
-  const filters = [...(video.variableRate ? [`fps=${video.rate}`] : []), ...(width !== video.width || height !== video.height ? [`crop=${width}:${height}:0:0`] : [])];
+  const filters = [
+    ...(video.variableRate ? [`fps=${video.rate}`] : []),
+    ...(video.hdr ? [HDR_TO_SDR, 'format=yuv420p'] : []),
+    ...(width !== video.width || height !== video.height ? [`crop=${width}:${height}:0:0`] : []),
+  ];
   const filterArgs = filters.length > 0 ? ['-vf', filters.join(',')] : [];
   const child = spawn(
     ffmpegBinary(),
