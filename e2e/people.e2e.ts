@@ -114,6 +114,20 @@ async function expectToast(page: Page, text: string) {
   await toasts(page).getByText(text, { exact: true }).first().waitFor();
 }
 
+/** Uploads a clip through Add Face Video; its row (named `row`) once its faces are extracted. */
+async function addFaceVideo(page: Page, file: string, row: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'Add Face Video' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Face Video' });
+  await dialog.getByLabel('Choose a face video').setInputFiles(file);
+  await dialog.getByText(path.basename(file)).waitFor();
+  await dialog.getByRole('button', { name: 'Upload Video' }).click();
+  await expectToast(page, 'Upload successful');
+  await dialog.waitFor({ state: 'detached' });
+  const clip = page.getByRole('list', { name: 'Face videos' }).getByRole('listitem').filter({ hasText: row });
+  await clip.getByText(/^\d+ faces? extracted$/).waitFor({ timeout: 180_000 });
+  return clip;
+}
+
 async function register(context: BrowserContext, prefix: string) {
   const account = uniqueAccount(prefix);
   const response = await context.request.post('/api/register', {
@@ -495,15 +509,7 @@ async function journey(context: BrowserContext, page: Page) {
     await page.waitForURL((url) => url.pathname === '/people' && url.searchParams.get('person') === personId);
 
     // --- A clip filmed from across the room: its faces are kept, and the clip says the face is small ------
-    await page.getByRole('button', { name: 'Add Face Video' }).click();
-    dialog = page.getByRole('dialog', { name: 'Add Face Video' });
-    await dialog.getByLabel('Choose a face video').setInputFiles(media.distantMp4);
-    await dialog.getByText('from-the-sofa.mp4').waitFor();
-    await dialog.getByRole('button', { name: 'Upload Video' }).click();
-    await expectToast(page, 'Upload successful');
-    await dialog.waitFor({ state: 'detached' });
-    const distantClip = page.getByRole('list', { name: 'Face videos' }).getByRole('listitem').filter({ hasText: 'Grandma Rose - from-the-sofa' });
-    await distantClip.getByText(/^\d+ faces? extracted$/).waitFor({ timeout: 180_000 });
+    const distantClip = await addFaceVideo(page, media.distantMp4, 'Grandma Rose - from-the-sofa');
     await distantClip.getByText(FACE_ANALYSIS_MESSAGES.smallFaceInClip).waitFor();
     // The clips filmed near say nothing of the kind.
     expect(await page.getByText(FACE_ANALYSIS_MESSAGES.smallFaceInClip).count()).toBe(1);
@@ -511,15 +517,7 @@ async function journey(context: BrowserContext, page: Page) {
     await screenshot(page, 'face-video-small-desktop');
 
     // --- A clip filmed upright on a phone: its faces are cut upright from its picture, as it plays ----------
-    await page.getByRole('button', { name: 'Add Face Video' }).click();
-    dialog = page.getByRole('dialog', { name: 'Add Face Video' });
-    await dialog.getByLabel('Choose a face video').setInputFiles(media.phoneMp4);
-    await dialog.getByText('on-my-phone.mp4').waitFor();
-    await dialog.getByRole('button', { name: 'Upload Video' }).click();
-    await expectToast(page, 'Upload successful');
-    await dialog.waitFor({ state: 'detached' });
-    const phoneClip = page.getByRole('list', { name: 'Face videos' }).getByRole('listitem').filter({ hasText: 'Grandma Rose - on-my-phone' });
-    await phoneClip.getByText(/^\d+ faces? extracted$/).waitFor({ timeout: 180_000 });
+    await addFaceVideo(page, media.phoneMp4, 'Grandma Rose - on-my-phone');
     const phoneCrop = page.getByRole('listitem').filter({ hasText: 'Grandma Rose - on-my-phone (1)' }).locator('img').first();
     await phoneCrop.scrollIntoViewIfNeeded();
     await expect.poll(() => phoneCrop.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);

@@ -16,6 +16,7 @@ import { keepFaceJob } from './keep-face';
 import { testDatabases } from '../testing/databases';
 import { PORTRAIT, dataUrl, filesUnder, fixtures } from '../testing/media-fixtures';
 import { memberWithPerson } from '../testing/people-kit';
+import { middleRedness } from '../testing/picture-colour';
 import { until } from '../testing/wait';
 import { type TestApp, type TestClient, createTestApp, json } from '../testing/test-app';
 
@@ -36,6 +37,16 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
 
   const faceVideo = (client: TestClient, id: number) =>
     client.get(`/api/people/${id}/faceVideos`).then((response) => json<FaceVideo[]>(response));
+  /** Uploads a talking clip as the person's only face video and waits for its face extraction to end. */
+  const uploadClip = async (client: TestClient, personId: number, name: string, video: Buffer, type = 'video/mp4') => {
+    const created = await client.post('/api/faceVideos', { personId, name, expressionType: 'talking', videoData: dataUrl(video, type) });
+    expect(created.statusCode).toBe(201);
+    const [done] = await until(
+      () => faceVideo(client, personId),
+      ([video]) => video!.processingStatus === 'completed' || video!.processingStatus === 'failed',
+    );
+    return done!;
+  };
 
   it('extracts the face of a clip into face images close to the source photo, and a clip without a face fails clearly', async () => {
     const { client, userId, personId } = await memberWithPerson(t);
@@ -119,26 +130,16 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
 
   it('marks the crops of a clip filmed from afar with a small camera as small faces, counted in the clip\'s own pixels, and the clip says so', async () => {
     const { client, userId, personId } = await memberWithPerson(t);
-    const created = await client.post('/api/faceVideos', {
-      personId,
-      name: 'From the sofa',
-      expressionType: 'talking',
-      videoData: dataUrl(fixtures.distantClip(), 'video/mp4'),
-    });
-    expect(created.statusCode).toBe(201);
-    const [done] = await until(
-      () => faceVideo(client, personId),
-      ([video]) => video!.processingStatus === 'completed' || video!.processingStatus === 'failed',
-    );
+    const done = await uploadClip(client, personId, 'From the sofa', fixtures.distantClip());
     // The clip itself says so (every face taken from it is small), on the person's list and the user's.
     expect(done).toMatchObject({ processingStatus: 'completed', smallFace: true });
     const mine = json<FaceVideo[]>(await client.get(`/api/users/${userId}/faceVideos`));
-    expect(mine.find((video) => video.id === done!.id)).toMatchObject({ smallFace: true });
+    expect(mine.find((video) => video.id === done.id)).toMatchObject({ smallFace: true });
     const images = json<FaceImage[]>(await client.get(`/api/people/${personId}/faceImages`));
     expect(images.length).toBeGreaterThan(0);
     // Her face is about 80 of the clip's pixels (240 of the frames face extraction enlarges it to): small, not blurred.
     for (const image of images) expect(image, image.name).toMatchObject({ smallFace: true, blurred: false, faceBox: expect.any(Object) });
-    const rows = await t.database.db.select().from(faceImages).where(eq(faceImages.sourceVideoId, done!.id));
+    const rows = await t.database.db.select().from(faceImages).where(eq(faceImages.sourceVideoId, done.id));
     for (const row of rows) {
       const { imageSize } = row.analysis as { imageSize: [number, number] };
       // The crop holds the clip's own pixels, not the enlarged frame's.
@@ -153,19 +154,9 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
 
   it('cuts the crops of a clip filmed upright on a phone (stored sideways, turned on playback) from its upright picture only', async () => {
     const { client, personId } = await memberWithPerson(t);
-    const created = await client.post('/api/faceVideos', {
-      personId,
-      name: 'On my phone',
-      expressionType: 'talking',
-      videoData: dataUrl(fixtures.phoneClip(), 'video/mp4'),
-    });
-    expect(created.statusCode).toBe(201);
-    const [done] = await until(
-      () => faceVideo(client, personId),
-      ([video]) => video!.processingStatus === 'completed' || video!.processingStatus === 'failed',
-    );
+    const done = await uploadClip(client, personId, 'On my phone', fixtures.phoneClip());
     expect(done).toMatchObject({ processingStatus: 'completed', smallFace: false });
-    const rows = await t.database.db.select().from(faceImages).where(eq(faceImages.sourceVideoId, done!.id));
+    const rows = await t.database.db.select().from(faceImages).where(eq(faceImages.sourceVideoId, done.id));
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
       const { imageSize, pose } = row.analysis as { imageSize: [number, number]; pose: { roll: number } };
@@ -184,29 +175,14 @@ describe.each(databases)('analysis jobs on $name', (testDatabase) => {
 
   it('cuts the crops of a clip filmed in HDR (an iPhone\'s HLG) in their real colours, not a washed-out grey', async () => {
     const { client, personId } = await memberWithPerson(t);
-    const created = await client.post('/api/faceVideos', { personId, name: 'iPhone', expressionType: 'talking', videoData: dataUrl(fixtures.hlgClip(), 'video/quicktime') });
-    expect(created.statusCode).toBe(201);
-    const [done] = await until(
-      () => faceVideo(client, personId),
-      ([video]) => video!.processingStatus === 'completed' || video!.processingStatus === 'failed',
-    );
+    const done = await uploadClip(client, personId, 'iPhone', fixtures.hlgClip(), 'video/quicktime');
     expect(done).toMatchObject({ processingStatus: 'completed' });
-    const rows = await t.database.db.select().from(faceImages).where(eq(faceImages.sourceVideoId, done!.id));
+    const rows = await t.database.db.select().from(faceImages).where(eq(faceImages.sourceVideoId, done.id));
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
-      // Her cheeks and nose (the crop's middle): V of Y'CbCr 15-16 above grey, as in the clip she was filmed
-      // in; the HLG signal read as ordinary video gave 5.6 (grey skin).
-      const { data, info } = await sharp(t.storage.fromUrl(row.imageUrl)!.path).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-      let red = 0;
-      let count = 0;
-      for (let y = Math.round(info.height * 0.35); y < info.height * 0.6; y++) {
-        for (let x = Math.round(info.width * 0.3); x < info.width * 0.7; x++) {
-          const at = (y * info.width + x) * 3;
-          red += 0.5 * data[at]! - 0.418688 * data[at + 1]! - 0.081312 * data[at + 2]!;
-          count++;
-        }
-      }
-      expect(red / count, row.name).toBeGreaterThan(11);
+      // Her cheeks and nose (the crop's middle) 15-16 above grey in V, as in the clip she was filmed in; the
+      // HLG signal read as ordinary video gave 5.6 (grey skin).
+      expect(await middleRedness(t.storage.fromUrl(row.imageUrl)!.path), row.name).toBeGreaterThan(11);
     }
   }, 240_000);
 
