@@ -91,8 +91,9 @@ export async function* readFrames(file: string, source: FrameSource): AsyncGener
 
 /**
  * Where the video lies in the `size`×`size` frames: scaled to fit, at the size it is shown (a phone clip
- * filmed upright is decoded upright: ffprobe's shown size); and whether it is HDR (turned into ordinary video). Undefined when ffprobe cannot read the file:
- * ffmpeg then fits it itself, the picture counts as the whole square, and its decoding tells what is wrong.
+ * filmed upright is decoded upright: ffprobe's shown size); and whether it is HDR (turned into ordinary
+ * video). Undefined when ffprobe cannot read the file: ffmpeg then fits it itself, the picture counts as the
+ * whole square, and its decoding tells what is wrong.
  */
 async function pictureIn(file: string, source: FrameSource): Promise<(Pick<DecodedFrame, 'picture' | 'videoPixelsPerPixel'> & { hdr: boolean }) | undefined> {
   const shown = await probe(file, { maxSeconds: source.maxSeconds }).catch(() => undefined);
