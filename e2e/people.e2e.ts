@@ -524,6 +524,10 @@ async function journey(context: BrowserContext, page: Page) {
     // Her 360×512 picture, as the browser plays the clip: not a 512-pixel square half black with padding.
     expect(await phoneCrop.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([360, 512]);
     await screenshot(page, 'face-video-phone-desktop');
+    await page.setViewportSize(MOBILE);
+    await phoneCrop.scrollIntoViewIfNeeded();
+    await screenshot(page, 'face-video-phone-mobile');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     dialog = page.getByRole('alertdialog', { name: 'Delete Grandma Rose?' });
