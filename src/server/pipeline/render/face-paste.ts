@@ -5,14 +5,14 @@
 // round the actor's face is first moved so that the actor's outline is the person's (face-shape.ts). The
 // actor gives position, size, roll, light, and what shows inside an open mouth (their real teeth and tongue).
 // Works in place on the yuv420p frame: luma at full resolution, chroma at half.
-import { ALIGNMENT_POINTS, LOWER_INNER_LIP, OUTER_LIPS, type Point, type Similarity, UPPER_INNER_LIP, applySimilarity, composeSimilarity, fitSimilarity, grownHull, insidePolygon, invertSimilarity, pick } from './landmarks';
+import { ALIGNMENT_POINTS, LOWER_INNER_LIP, OUTER_LIPS, type Similarity, UPPER_INNER_LIP, applySimilarity, composeSimilarity, fitSimilarity, grownHull, insidePolygon, invertSimilarity, lipsAndOpening, pick } from './landmarks';
 import type { EyeBlinks, EyeMotion } from './eye-blink';
 import { type OutlineFollower, fitOutline } from './face-shape';
 import { BLACK, type LightFollower, type LightTransfer, castShare, evaluate, fitLighting, lightTransfer, sampleActorSkin, transferLuma } from './face-light';
 import { MOUTH, type MouthMotion, type MouthSample } from './mouth-motion';
 import type { PersonFace } from './person-face';
 import { colourFigures } from './person-face';
-import { boxBlur, fillPolygon } from './planes';
+import { boxBlur, lipsMask } from './planes';
 import { type YuvFrame, sampleBilinear } from './yuv';
 
 export const PASTE = {
@@ -114,11 +114,6 @@ function actorMouth(frame: YuvFrame, actorLandmarks: number[][]) {
   };
 }
 
-/** The lips less the mouth's opening (teeth are not lips), of a mesh. */
-function lipsPolygons(landmarks: number[][]): { lips: Point[]; opening: Point[] } {
-  return { lips: grownHull(pick(landmarks, OUTER_LIPS), 1), opening: pick(landmarks, [...UPPER_INNER_LIP, ...[...LOWER_INNER_LIP].reverse()]) };
-}
-
 const colourlessLips = new WeakMap<PersonFace, Float32Array | null>();
 
 /**
@@ -133,12 +128,7 @@ function lipsWithoutColour(person: PersonFace): Float32Array | null {
   lips = null;
   if (Math.hypot(person.colour.meanU - 128, person.colour.meanV - 128) < PASTE.colourlessWithin) {
     const { width, height } = person;
-    const polygons = lipsPolygons(person.landmarks);
-    lips = new Float32Array(width * height);
-    fillPolygon(lips, width, height, polygons.lips);
-    const opening = new Float32Array(width * height);
-    fillPolygon(opening, width, height, polygons.opening);
-    for (let i = 0; i < lips.length; i++) if (opening[i]) lips[i] = 0;
+    lips = lipsMask(width, height, person.landmarks);
     boxBlur(lips, width, height, Math.max(1, Math.round(0.01 * person.coordinates.scale)));
   }
   colourlessLips.set(person, lips);
@@ -150,7 +140,7 @@ function lipsWithoutColour(person: PersonFace): Float32Array | null {
  * ring around them (from 1.2 to 1.6 times the lips' hull); undefined when either is off the frame.
  */
 function actorLipColour(frame: YuvFrame, actorLandmarks: number[][]): { u: number; v: number } | undefined {
-  const { lips, opening } = lipsPolygons(actorLandmarks);
+  const { lips, opening } = lipsAndOpening(actorLandmarks);
   const outer = pick(actorLandmarks, OUTER_LIPS);
   const [ringIn, ringOut] = [grownHull(outer, 1.2), grownHull(outer, 1.6)];
   const xs = ringOut.map((p) => p[0]);

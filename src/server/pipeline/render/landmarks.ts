@@ -143,3 +143,8 @@ export function grownHull(points: Point[], scale: number): Point[] {
   const centre = hull.reduce<Point>((sum, [x, y]) => [sum[0] + x / hull.length, sum[1] + y / hull.length], [0, 0]);
   return hull.map(([x, y]): Point => [centre[0] + (x - centre[0]) * scale, centre[1] + (y - centre[1]) * scale]);
 }
+
+/** The lips (the outer lips' hull) and the mouth's opening between them (teeth are not lips), of a mesh. */
+export function lipsAndOpening(landmarks: number[][]): { lips: Point[]; opening: Point[] } {
+  return { lips: grownHull(pick(landmarks, OUTER_LIPS), 1), opening: pick(landmarks, [...UPPER_INNER_LIP, ...[...LOWER_INNER_LIP].reverse()]) };
+}

@@ -8,10 +8,10 @@ import { type FaceEngine, boxOverlap } from '../face-engine';
 import { eyeGaze, eyeOpening, irisPositions } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
-import { EYE_CONTOURS, FACE_OVAL, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, EYES_WITH_BROWS, grownHull, pick } from './landmarks';
+import { EYE_CONTOURS, FACE_OVAL, OUTER_LIPS, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, EYES_WITH_BROWS, grownHull, pick } from './landmarks';
 import { loadMeshModel, meshFittedUpright } from './mesh-model';
 import { jawOpenedToPicture } from './mouth-motion';
-import { boxBlur, fillPolygon } from './planes';
+import { boxBlur, fillPolygon, lipsMask } from './planes';
 import { rgbToYuvPlanes, sampleBilinear } from './yuv';
 
 export interface PersonFace {
@@ -689,11 +689,7 @@ function keepLittleTint(
  * lips). Changed in place.
  */
 function evenLipColour(ownU: Float32Array, ownV: Float32Array, width: number, height: number, landmarks: number[][], coordinates: FaceCoordinates) {
-  const lips = new Float32Array(width * height);
-  fillPolygon(lips, width, height, grownHull(pick(landmarks, OUTER_LIPS), 1));
-  const opening = new Float32Array(width * height);
-  fillPolygon(opening, width, height, pick(landmarks, [...UPPER_INNER_LIP, ...[...LOWER_INNER_LIP].reverse()]));
-  for (let i = 0; i < lips.length; i++) if (opening[i]) lips[i] = 0;
+  const lips = lipsMask(width, height, landmarks);
   const { n, u: meanU, v: meanV } = meanOwnColour(ownU, ownV, lips);
   if (n === 0) return;
   // Softened at the lips' edge, so the change has no edge of its own.

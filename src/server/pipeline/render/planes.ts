@@ -1,6 +1,6 @@
 // Operations on a picture's float planes (Y, U, V or a mask, row after row) that the person's preparation
 // and the frontal turn share: a polygon filled, a box blur.
-import { type Point, rowCrossings } from './landmarks';
+import { type Point, lipsAndOpening, rowCrossings } from './landmarks';
 
 /** Fills the polygon (even-odd, pixel centres) into `mask` with 1. */
 export function fillPolygon(mask: Float32Array, width: number, height: number, polygon: Point[]) {
@@ -12,6 +12,17 @@ export function fillPolygon(mask: Float32Array, width: number, height: number, p
       for (let x = from; x <= to; x++) mask[y * width + x] = 1;
     }
   }
+}
+
+/** 1 on the lips of a mesh, less the mouth's opening (lipsAndOpening). */
+export function lipsMask(width: number, height: number, landmarks: number[][]): Float32Array {
+  const { lips, opening } = lipsAndOpening(landmarks);
+  const mask = new Float32Array(width * height);
+  fillPolygon(mask, width, height, lips);
+  const inside = new Float32Array(width * height);
+  fillPolygon(inside, width, height, opening);
+  for (let i = 0; i < mask.length; i++) if (inside[i]) mask[i] = 0;
+  return mask;
 }
 
 /**
