@@ -21,12 +21,6 @@ export const PASTE = {
   maxSpreadRatio: 1.33,
   /** Share of the tint difference applied (1 = the actor's mean U and V). */
   tint: 1,
-  /**
-   * A face whose prepared skin is this close to grey (U and V from 128; PersonFace.colour) came from a
-   * black-and-white photo: real skin in a colour photo is 8 or more away (the demo photos, the talking
-   * clips, the portrait: 8.3-42), a grey photo's 0.
-   */
-  colourlessWithin: 2,
 } as const;
 
 /** The transform from the person's cut-out to this frame. */
@@ -117,16 +111,16 @@ function actorMouth(frame: YuvFrame, actorLandmarks: number[][]) {
 const colourlessLips = new WeakMap<PersonFace, Float32Array | null>();
 
 /**
- * The lips of a face from a black-and-white photo (PASTE.colourlessWithin), softened at their edge, in the
- * person's cut-out; null for a face in colour. Such lips have no colour of their own against the skin
- * (keepLittleTint keeps only that), so they would take the skin's tone: skin-coloured lips. They take the
- * actor's lips' colour instead (actorLipColour).
+ * The lips of a face from a photo without colours of its own (black and white, sepia: PersonFace.colourless),
+ * softened at their edge, in the person's cut-out; null for a face in colour. Such lips have no colour of
+ * their own against the skin (keepLittleTint keeps only that), so they would take the skin's tone:
+ * skin-coloured lips. They take the actor's lips' colour instead (actorLipColour).
  */
 function lipsWithoutColour(person: PersonFace): Float32Array | null {
   let lips = colourlessLips.get(person);
   if (lips !== undefined) return lips;
   lips = null;
-  if (Math.hypot(person.colour.meanU - 128, person.colour.meanV - 128) < PASTE.colourlessWithin) {
+  if (person.colourless) {
     const { width, height } = person;
     lips = lipsMask(width, height, person.landmarks);
     boxBlur(lips, width, height, Math.max(1, Math.round(0.01 * person.coordinates.scale)));

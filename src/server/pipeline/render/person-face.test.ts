@@ -302,4 +302,26 @@ describe('loadPersonFace', () => {
     for (const iris of faces[1]!.irises) expect(iris).toBeLessThan(-0.2);
     for (const iris of faces[2]!.irises) expect(iris).toBeGreaterThan(0.2);
   });
+  it('tells a photo without colours of its own (black and white, sepia, a toned print) from a colour photo', async ({ annotate }) => {
+    // Real people: face-api's sample2 (the palest skin of the demo photos: 8 from grey), sample5, and the
+    // talking woman (../shared/media); each in colour and as an old print would show it.
+    const woman = path.resolve(import.meta.dirname, '../../../../../shared/media/talking-woman.mp4');
+    const photos = {
+      sample2: await sharp(path.join(DEMO, 'sample2.jpg')).toBuffer(),
+      sample5: await sharp(path.join(DEMO, 'sample5.jpg')).toBuffer(),
+      woman: (await runProcess(ffmpegBinary(), ['-v', 'error', '-ss', '0.3', '-i', woman, '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png', '-'], { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024, timeout: 30_000 })).stdout,
+    };
+    const prints = {
+      colour: (photo: Buffer) => sharp(photo).jpeg({ quality: 92 }).toBuffer(),
+      grey: (photo: Buffer) => sharp(photo).greyscale().jpeg({ quality: 92 }).toBuffer(),
+      // The classic sepia matrix: a brown whose strength follows the brightness.
+      sepia: (photo: Buffer) => sharp(photo).recomb([[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]]).jpeg({ quality: 92 }).toBuffer(),
+      toned: (photo: Buffer) => sharp(photo).tint({ r: 140, g: 100, b: 60 }).jpeg({ quality: 92 }).toBuffer(),
+    };
+    for (const [name, photo] of Object.entries(photos)) {
+      const found = await Promise.all(Object.values(prints).map(async (print) => (await loadPersonFace(engine, await print(photo), { eyes: false })).colourless));
+      annotate(`${name}: ${Object.keys(prints).map((print, k) => `${print} ${found[k]}`).join(', ')}`);
+      expect(found, name).toEqual([false, true, true, true]);
+    }
+  });
 });

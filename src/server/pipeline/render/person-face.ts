@@ -54,6 +54,12 @@ export interface PersonFace {
   gaze: number | undefined;
   /** Where each iris is along its eye (eye-blink.ts irisPositions): where the eyes can turn to follow the actor's. */
   irises: (number | undefined)[];
+  /**
+   * The photo has no colours of its own: black and white, or one tone (a sepia or toned print), its every
+   * colour following its brightness (toneSpread under PERSON_FACE.oneToneWithin). Its lips are then no
+   * redder than its skin, and take the actor's lips' colour in the paste (face-paste.ts lipsWithoutColour).
+   */
+  colourless: boolean;
 }
 
 export interface ColourFigures {
@@ -136,6 +142,14 @@ export const PERSON_FACE = {
    */
   eyeAreaAlong: 0.8,
   eyeAreaAcross: 0.6,
+  /**
+   * A cut-out whose toneSpread is under this came from a photo without colours of its own (U and V units).
+   * Black and white gives 0; sepia (the classic matrix) and toned prints (sharp's tint) made of face-api's
+   * demo photos and the talking clips' frames gave 1.2-3.5, their JPEG's noise. 66 colour photos of real
+   * people gave 4.4 and more: 4.4-7.6 for low-key studio portraits on black, most 8-50; lips, eyes, hair
+   * and background each differ in colour at the same brightness (decision 014, fortieth part).
+   */
+  oneToneWithin: 4,
 } as const;
 
 export class PersonFaceError extends Error {
@@ -493,6 +507,36 @@ async function frontalCut(
   return { planes, landmarks, width, height, mesh, hiddenShare: mirroredShare };
 }
 
+/** Bins of brightness toneSpread compares colours within (Y levels each). */
+const TONE_BIN = 8;
+
+/**
+ * How far the colours of a picture stray from one tone per brightness: each pixel's distance in U and V
+ * from the median colour of the pixels as bright as it (bins of TONE_BIN levels), its 90th percentile,
+ * over some 40,000 of its pixels. A black-and-white photo gives 0 and a sepia or toned print
+ * only its noise (its tint is a function of brightness); a colour photo's lips, eyes, hair and background
+ * differ at the same brightness. A percentile, not a mean: the face's small coloured parts count.
+ */
+export function toneSpread(planes: { y: Float32Array; u: Float32Array; v: Float32Array }): number {
+  const step = Math.max(1, Math.floor(planes.y.length / 40_000));
+  const bins = Array.from({ length: Math.ceil(256 / TONE_BIN) }, () => ({ u: [] as number[], v: [] as number[] }));
+  const samples: number[] = [];
+  for (let i = 0; i < planes.y.length; i += step) {
+    const bin = Math.min(bins.length - 1, Math.max(0, Math.floor(planes.y[i]! / TONE_BIN)));
+    bins[bin]!.u.push(planes.u[i]!);
+    bins[bin]!.v.push(planes.v[i]!);
+    samples.push(i, bin);
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1] ?? 0;
+  const tones = bins.map(({ u, v }) => [median(u), median(v)] as const);
+  const distances: number[] = [];
+  for (let k = 0; k < samples.length; k += 2) {
+    const [i, bin] = [samples[k]!, samples[k + 1]!];
+    distances.push(Math.hypot(planes.u[i]! - tones[bin]![0], planes.v[i]! - tones[bin]![1]));
+  }
+  return distances.sort((a, b) => a - b)[Math.floor(0.9 * (distances.length - 1))] ?? 0;
+}
+
 /**
  * The photo's largest face (the person), its mesh fitted again on the face turned upright by its own eye
  * line (mesh-model.ts meshFittedUpright: on a tilted head the first mesh misreads the roll, and the face
@@ -547,6 +591,8 @@ export async function loadPersonFace(
   const refined = eyes && measured === undefined ? (await engine.detect(photo, { mesh: true, maxFaces: 10, refineEyes: true, upright: true })).find((other) => other.landmarks && boxOverlap(other.box, face.box) > 0.5) : undefined;
   const opening = measured ?? (refined && eyeOpening(refined.landmarks!));
   const { planes, landmarks, width, height, mesh } = await frontalCut(engine, photo, points);
+  // Before anything is filled, faded or tinted: the photo's own colours.
+  const colourless = toneSpread(planes) < PERSON_FACE.oneToneWithin;
   // Measured on the face turned frontal, before anything is filled or faded: where its eyes will look in the video.
   const gaze = eyeGaze((x, y) => planes.y[y * width + x]!, width, height, landmarks);
   const irises = irisPositions((x, y) => planes.y[y * width + x]!, width, height, landmarks);
@@ -601,6 +647,7 @@ export async function loadPersonFace(
     eyesShut: opening !== undefined && isEyesClosed(opening),
     gaze,
     irises,
+    colourless,
   };
 }
 
