@@ -43,7 +43,8 @@
 // picks the quality cases (templates talking-man, talking-woman, portrait-720p25; persons sample1-6 of
 // face-api's demo (their largest face; sample5.2 for the second largest, cut out: cropNthFace; sample2@0.5
 // the photo at half its size: resizedPhoto), woman-clip,
-// woman-blink, woman-glance); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
+// woman-blink, woman-glance, or the path of any photo, as `talking-man:/photos/grandma.jpg`: a real family's
+// photo tried without adding it to the repository; its largest face is the person); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
 // RENDER_BENCH_JITTER_FRAMES consecutive frames for the jitter (90); RENDER_BENCH_ROUNDS speed rounds (2);
 // RENDER_BENCH_JSON=1 prints every figure as JSON after the tables; RENDER_BENCH_KEEP=1 keeps the rendered videos (the
 // folder is printed) for a look at full size.
@@ -828,9 +829,12 @@ export async function benchRender() {
     const faceApi = await loadFaceApi();
     const persons = new Map<string, Person>();
     const personOf = async (name: string) => {
-      if (!/^sample[1-6](\.[1-9]|@[0-9.]+)?$/.test(name) && !['woman-clip', 'woman-blink', 'woman-glance'].includes(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos; sample5.2 is its second largest face; sample2@0.5 the photo at half its size), woman-clip, woman-blink or woman-glance`);
+      const ownPhoto = name.includes('/');
+      if (!ownPhoto && !/^sample[1-6](\.[1-9]|@[0-9.]+)?$/.test(name) && !['woman-clip', 'woman-blink', 'woman-glance'].includes(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos; sample5.2 is its second largest face; sample2@0.5 the photo at half its size), woman-clip, woman-blink, woman-glance or a photo's path`);
       if (!persons.has(name)) {
-        if (name.includes('@')) persons.set(name, await loadPerson(engine, faceApi, name, await resizedPhoto(name, dir)));
+        // Named by its file (the review sheet's name), without folders or extension.
+        if (ownPhoto) persons.set(name, await loadPerson(engine, faceApi, path.parse(name).name.replace(/[^\w.-]/g, '_'), path.resolve(name)));
+        else if (name.includes('@')) persons.set(name, await loadPerson(engine, faceApi, name, await resizedPhoto(name, dir)));
         else if (name === 'woman-clip') persons.set(name, await loadClipPerson(engine, faceApi, dir));
         else if (name === 'woman-blink') persons.set(name, await loadBlinkPerson(engine, faceApi, dir, await personOf('woman-clip')));
         else if (name === 'woman-glance') persons.set(name, await loadGlancePerson(engine, faceApi, dir, await personOf('woman-clip')));

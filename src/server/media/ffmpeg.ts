@@ -176,6 +176,8 @@ export interface FfprobeStream {
   tags?: { rotate?: string };
   /** The transfer function: arib-std-b67 (HLG), smpte2084 (PQ), bt709... */
   color_transfer?: string;
+  /** The shape of a pixel, width:height ("1:1"; "32:27" on a widescreen DVD's 720×480; "0:1" unstated). */
+  sample_aspect_ratio?: string;
 }
 
 /**
@@ -203,12 +205,21 @@ interface FfprobeJson {
  * A video stream's size as it is shown. Phones store a clip filmed upright as it left the sensor, sideways,
  * with a rotation to apply when it plays: a portrait clip coded 1920×1080 is shown 1080×1920. ffmpeg applies
  * that rotation when it decodes (as browsers do when they play), so every decoded frame has this size.
+ * Anamorphic video (a widescreen DVD's 720×480 with pixels 32:27 wide, HDV's 1440×1080 at 4:3) is shown
+ * wider than it is stored: players stretch it, and so must whoever decodes it into pictures.
  */
 export function shownSize(stream: FfprobeStream): { width: number; height: number } | undefined {
   if (!stream.width || !stream.height) return undefined;
   const rotation = Number(stream.side_data_list?.find((data) => data.rotation !== undefined)?.rotation ?? stream.tags?.rotate ?? 0);
   const quarterTurned = Number.isFinite(rotation) && Math.abs(Math.round(rotation / 90)) % 2 === 1;
-  return quarterTurned ? { width: stream.height, height: stream.width } : { width: stream.width, height: stream.height };
+  const width = Math.max(1, Math.round(stream.width * pixelAspect(stream)));
+  return quarterTurned ? { width: stream.height, height: width } : { width, height: stream.height };
+}
+
+/** A pixel's width over its height (sample_aspect_ratio): 1 where square or unstated. */
+export function pixelAspect(stream: FfprobeStream): number {
+  const [num, den] = (stream.sample_aspect_ratio ?? '').split(':').map(Number);
+  return num && den && num > 0 && den > 0 ? num / den : 1;
 }
 
 /** Templates are the longest media here (3 hours); nothing is read past this unless asked. */

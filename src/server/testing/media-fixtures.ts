@@ -77,6 +77,12 @@ export const fixtures = {
     generate('hlg-clip.mov', ['-i', TALKING_WOMAN, '-t', '3', '-an',
       '-vf', 'zscale=t=arib-std-b67:m=bt2020nc:p=bt2020:tin=bt709:min=bt709:pin=bt709:r=tv,format=yuv420p10le',
       '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error', '-tag:v', 'hvc1']),
+  /**
+   * An anamorphic video, as a widescreen DVD stores its picture: 3 s of the talking woman squeezed to 360×480
+   * with pixels 4:3 wide, so players show her 480×480, as she is.
+   */
+  anamorphicClip: () =>
+    generate('anamorphic-clip.mp4', ['-i', TALKING_WOMAN, '-t', '3', '-an', '-vf', 'scale=360:480,setsar=4/3', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast']),
   /** A 220 Hz tone of `seconds` as Opus in WebM (what Chrome's MediaRecorder writes). */
   webmTone: (seconds: number) =>
     generate(`tone-${seconds}.webm`, ['-f', 'lavfi', '-i', `sine=frequency=220:duration=${seconds}`, '-c:a', 'libopus', '-b:a', '32k']),

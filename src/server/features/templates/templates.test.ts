@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VideoTemplate } from '../../../shared/api-types';
 import { MEDIA_MESSAGES } from '../../../shared/media-rules';
@@ -281,6 +282,16 @@ describe.each(databases)('templates API on $name', (testDatabase) => {
       // Her cheeks and nose (the picture's middle) 15 above grey in V, as in the ordinary clip; the HLG signal
       // read as ordinary video gave 5.2 (grey skin).
       expect(await middleRedness(thumbnail.rawPayload)).toBeGreaterThan(11);
+    });
+
+    it('makes the thumbnail of an anamorphic video (a widescreen DVD’s) at the shape it is shown, not squeezed', async () => {
+      const response = await upload(admin, uploadFields({ video: { file: fixtures.anamorphicClip(), filename: 'dvd.mp4', contentType: 'video/mp4' } }));
+      expect(response.statusCode, response.body).toBe(201);
+      const template = json<VideoTemplate>(response);
+      const thumbnail = await visitor.get(template.thumbnailUrl!);
+      // Stored 360×480, shown 480×480: a browser shows a JPEG's pixels square, so it is made 640×640 (it was 640×854).
+      const { width, height } = await sharp(thumbnail.rawPayload).metadata();
+      expect([width, height]).toEqual([640, 640]);
     });
 
     it('stores H.264 behind a WebM header as MP4, its packets copied (as people’s media, decision 015)', async () => {

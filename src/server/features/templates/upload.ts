@@ -141,7 +141,9 @@ export async function checkThumbnail(file: string): Promise<'jpg' | 'png' | 'web
 export async function thumbnailFromVideo(video: string, checked: Pick<CheckedVideo, 'duration' | 'hdr'>, storage: Storage): Promise<TempFile> {
   const output = `${await storage.tempPath()}.jpg`;
   const at = Math.min(1, checked.duration / 2).toFixed(2);
-  const picture = [...(checked.hdr ? [HDR_TO_SDR] : []), 'scale=640:-2'].join(',');
+  // 640 wide at the shape it is shown (`dar`): an anamorphic video's pixels made square, as a browser shows
+  // the JPEG (it reads no pixel shape from one).
+  const picture = [...(checked.hdr ? [HDR_TO_SDR] : []), 'scale=640:trunc(640/dar/2)*2', 'setsar=1'].join(',');
   try {
     await mediaLimiter.run(TEMPLATES, () =>
       runFfmpeg(

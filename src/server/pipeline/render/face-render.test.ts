@@ -9,7 +9,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GAZE_ASIDE, isEyesClosed } from '../../../shared/face-analysis';
-import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
+import { ffmpegBinary, ffprobeBinary, runProcess } from '../../media/ffmpeg';
 import { PORTRAIT } from '../../testing/media-fixtures';
 import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, lumaAt, mouthOpening } from '../face-engine';
 import { actorTrackFile } from './actor-track';
@@ -189,6 +189,30 @@ describe('renderFace', () => {
     const turnedToPerson = await toPerson(turnedOutputFrames[2]!);
     expect(turnedToPerson).toBeGreaterThan((await toPerson(templateFrames[2]!)) + 0.2);
     expect(Math.abs(turnedToPerson - (await toPerson(uprightOutput[2]!)))).toBeLessThan(0.1);
+  });
+
+  it('renders an anamorphic template (stored narrow, its pixels wide, as a widescreen DVD’s) at the shape it is shown', async () => {
+    // The generated template stored 480 wide with pixels 4:3 wide (players show it 640×360), as a DVD's
+    // 720×480 holds a 16:9 picture.
+    const narrow = path.join(scratch, 'anamorphic.mp4');
+    const narrowOutput = path.join(scratch, 'anamorphic-output.mp4');
+    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-i', template, '-vf', `scale=${(WIDTH * 3) / 4}:${HEIGHT},setsar=4/3`, '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', narrow], { timeout: 30_000 });
+    expect(await probeTemplate(narrow)).toMatchObject({ width: WIDTH, height: HEIGHT });
+    const narrowReport = await renderFace({ template: narrow, personFace: PERSON_PHOTO, output: narrowOutput, engine });
+    expect(narrowReport.framesReplaced).toBe(FRAMES);
+    // Written with square pixels at the shown size: the picture is the template's, not squeezed, the face replaced.
+    const { stdout } = await runProcess(ffprobeBinary(), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height,sample_aspect_ratio', '-of', 'json', narrowOutput], { timeout: 30_000 });
+    const written = (JSON.parse(stdout) as { streams: { width: number; height: number; sample_aspect_ratio?: string }[] }).streams[0]!;
+    expect([written.width, written.height, written.sample_aspect_ratio ?? '1:1']).toEqual([WIDTH, HEIGHT, '1:1']);
+    const [templateFrames, narrowOutputFrames] = await Promise.all([sampledFrames(template), sampledFrames(narrowOutput)]);
+    // The frame's lower fifth (away from the face) as in the template, within what two encodes and a
+    // squeeze and stretch leave.
+    const lowerFifth = (frame: Frame) => frame.data.subarray(frame.width * Math.round(frame.height * 0.8) * 3);
+    const [before, after] = [lowerFifth(templateFrames[2]!), lowerFifth(narrowOutputFrames[2]!)];
+    expect(after.reduce((sum, value, i) => sum + Math.abs(value - before[i]!), 0) / after.length).toBeLessThan(4);
+    const person = largest(await engine.analyse(await picture(PERSON_PHOTO), { maxFaces: 10 }))!;
+    const toPerson = async (frame: Frame) => cosineSimilarity(largest(await engine.analyse(frame, { maxFaces: 1 }))!.embedding, person.embedding);
+    expect(await toPerson(narrowOutputFrames[2]!)).toBeGreaterThan((await toPerson(templateFrames[2]!)) + 0.2);
   });
 
   it('renders a template filmed in HDR (an iPhone’s HLG) in its real colours', async () => {

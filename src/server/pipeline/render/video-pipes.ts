@@ -4,7 +4,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { MEDIA_LIMITS } from '../../../shared/media-rules';
-import { type FfprobeStream, HDR_TO_SDR, ffmpegBinary, isHdr, runFfprobe, shownSize, MEDIA_TIMEOUTS } from '../../media/ffmpeg';
+import { type FfprobeStream, HDR_TO_SDR, ffmpegBinary, isHdr, pixelAspect, runFfprobe, shownSize, MEDIA_TIMEOUTS } from '../../media/ffmpeg';
 
 export interface TemplateVideo {
   width: number;
@@ -25,6 +25,11 @@ export interface TemplateVideo {
   variableRate: boolean;
   /** HDR (an iPhone's HLG): decoded into ordinary video (HDR_TO_SDR), as the encoder writes it. */
   hdr: boolean;
+  /**
+   * Its pixels' width over their height (media/ffmpeg.ts pixelAspect): not 1 for anamorphic video (a
+   * widescreen DVD's), decoded stretched to `width` (the width it is shown at) and written with square pixels.
+   */
+  pixelAspect: number;
 }
 
 /** Size, frame rate, frame count and audio of a template (packets are counted, nothing is decoded). */
@@ -64,6 +69,7 @@ export async function probeTemplate(file: string): Promise<TemplateVideo> {
     hasAudio: Boolean(json.streams?.some((stream) => stream.codec_type === 'audio')),
     variableRate,
     hdr: isHdr(video),
+    pixelAspect: pixelAspect(video),
   };
 }
 
@@ -134,7 +140,7 @@ export type FramePool = ReturnType<typeof createFramePool>;
  */
 export async function* decodeYuvFrames(
   file: string,
-  video: Pick<TemplateVideo, 'width' | 'height' | 'rate' | 'variableRate' | 'hdr'>,
+  video: Pick<TemplateVideo, 'width' | 'height' | 'rate' | 'variableRate' | 'hdr' | 'pixelAspect'>,
   limits: PipeLimits & { pool?: FramePool },
 ): AsyncGenerator<Buffer> {
   const width = evenSize(video.width);
@@ -142,7 +148,8 @@ export async function* decodeYuvFrames(
   const filters = [
     ...(video.variableRate ? [`fps=${video.rate}`] : []),
     ...(video.hdr ? [HDR_TO_SDR, 'format=yuv420p'] : []),
-    ...(width !== video.width || height !== video.height ? [`crop=${width}:${height}:0:0`] : []),
+    // Anamorphic: stretched to square pixels (to the even size, so nothing is cut).
+    ...(video.pixelAspect !== 1 ? [`scale=${width}:${height}`, 'setsar=1'] : width !== video.width || height !== video.height ? [`crop=${width}:${height}:0:0`] : []),
   ];
   const filterArgs = filters.length > 0 ? ['-vf', filters.join(',')] : [];
   const child = spawn(
