@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { type FaceEngine, type Frame, createHumanFaceEngine, mouthOpening } from '../face-engine';
 import { CHIN, FOREHEAD, LOWER_INNER_LIP, LOWER_LIP_CENTRE, LOWER_LIP_OUTER, MOUTH_CORNERS, OUTER_LIPS, UPPER_INNER_LIP, UPPER_LIP_CENTRE, UPPER_LIP_OUTER, insidePolygon, pick } from './landmarks';
-import { type MouthSample, createMouthMotion, jawOpenedToPicture } from './mouth-motion';
+import { MOUTH, type MouthSample, createMouthMotion, jawOpenedToPicture } from './mouth-motion';
 import { loadPersonFace } from './person-face';
 import { rgbToYuvPlanes } from './yuv';
 
@@ -260,6 +260,23 @@ describe('createMouthMotion', () => {
       expect(shift, path.basename(file)).toBe(0);
     }
   }, 60_000);
+
+  it('leaves the jaw of a closed mouth where it is: the skin below the lips is not teeth (the talking woman at rest)', async ({ annotate }) => {
+    // Her lips closed in a faint smile, 4.8-7.2 s into her clip. The skin below her lower lip is lighter and
+    // less red than her lips, as teeth are, and was taken for teeth: her jaw was opened by 24-54 pixels of a
+    // 480-pixel frame, and every render showed a patch of the actor's mouth down her chin.
+    const shifts: number[] = [];
+    for (const seconds of [4.8, 5.6, 6.4, 7.2]) {
+      const file = path.join(scratch, `rest-${seconds}.rgb`);
+      await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-ss', String(seconds), '-i', path.join(MEDIA, 'talking-woman.mp4'), '-frames:v', '1', '-vf', 'scale=480:480', '-f', 'rawvideo', '-pix_fmt', 'rgb24', file], { timeout: 30_000 });
+      const frame: Frame = { data: await readFile(file), width: 480, height: 480 };
+      const face = largestFace(await engine.detect(frame, { mesh: true }));
+      expect(mouthOpening(face.landmarks!), 'a closed mouth').toBeLessThan(MOUTH.closedOpening);
+      shifts.push(jawOpenedToPicture({ landmarks: face.landmarks!, ...rgbToYuvPlanes(frame), width: 480, height: 480 }).shift);
+    }
+    annotate(`jaw shifts (pixels): ${shifts.map((shift) => shift.toFixed(1)).join(', ')}`);
+    for (const shift of shifts) expect(shift).toBeLessThan(2);
+  });
 
   it('closes a smile at the upper lip’s own edge: the lower lip rises to meet the upper lip, not over it', async () => {
     const actorRest = await meshAt('talking-man', 0);
