@@ -302,6 +302,7 @@ describe('loadPersonFace', () => {
     for (const iris of faces[1]!.irises) expect(iris).toBeLessThan(-0.2);
     for (const iris of faces[2]!.irises) expect(iris).toBeGreaterThan(0.2);
   });
+
   it('tells a photo without colours of its own (black and white, sepia, a toned print) from a colour photo', async ({ annotate }) => {
     // Real people: face-api's sample2 (the palest skin of the demo photos: 8 from grey), sample5, and the
     // talking woman (../shared/media); each in colour and as an old print would show it.

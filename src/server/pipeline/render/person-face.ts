@@ -513,11 +513,11 @@ const TONE_BIN = 8;
 /**
  * How far the colours of a picture stray from one tone per brightness: each pixel's distance in U and V
  * from the median colour of the pixels as bright as it (bins of TONE_BIN levels), its 90th percentile,
- * over some 40,000 of its pixels. A black-and-white photo gives 0 and a sepia or toned print
- * only its noise (its tint is a function of brightness); a colour photo's lips, eyes, hair and background
- * differ at the same brightness. A percentile, not a mean: the face's small coloured parts count.
+ * over some 40,000 of its pixels. A black-and-white photo gives 0 and a sepia or toned print only its
+ * noise (its tint is a function of brightness); a colour photo's lips, eyes, hair and background differ
+ * at the same brightness. A percentile, not a mean: the face's small coloured parts count.
  */
-export function toneSpread(planes: { y: Float32Array; u: Float32Array; v: Float32Array }): number {
+function toneSpread(planes: { y: Float32Array; u: Float32Array; v: Float32Array }): number {
   const step = Math.max(1, Math.floor(planes.y.length / 40_000));
   const bins = Array.from({ length: Math.ceil(256 / TONE_BIN) }, () => ({ u: [] as number[], v: [] as number[] }));
   const samples: number[] = [];
