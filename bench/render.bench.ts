@@ -42,9 +42,9 @@
 // RENDER_BENCH_GAZE=0 their gaze; RENDER_BENCH_CASES=talking-man:sample5,...
 // picks the quality cases (templates talking-man, talking-woman, portrait-720p25; persons sample1-6 of
 // face-api's demo (their largest face; sample5.2 for the second largest, cut out: cropNthFace; sample2@0.5
-// the photo at half its size: resizedPhoto), woman-clip,
-// woman-blink, woman-glance, or the path of any photo, as `talking-man:/photos/grandma.jpg`: a real family's
-// photo tried without adding it to the repository; its largest face is the person); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
+// the photo at half its size: resizedPhoto), woman-clip, woman-blink, woman-glance, or the path of any photo,
+// as `talking-man:/photos/grandma.jpg`: a real family's photo tried without adding it to the repository; its
+// largest face is the person); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
 // RENDER_BENCH_JITTER_FRAMES consecutive frames for the jitter (90); RENDER_BENCH_ROUNDS speed rounds (2);
 // RENDER_BENCH_JSON=1 prints every figure as JSON after the tables; RENDER_BENCH_KEEP=1 keeps the rendered videos (the
 // folder is printed) for a look at full size.
