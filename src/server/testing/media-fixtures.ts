@@ -28,6 +28,8 @@ export const PORTRAIT = fileURLToPath(new URL('../../../assets/astronaut.jpg', i
 
 /** The real talking woman (../shared/media, beside the project: never copied into it). */
 export const TALKING_WOMAN = fileURLToPath(new URL('../../../../shared/media/talking-woman.mp4', import.meta.url));
+/** The real talking man, clean-shaven and silent (../shared/media). */
+export const TALKING_MAN = fileURLToPath(new URL('../../../../shared/media/talking-man.mp4', import.meta.url));
 
 /** ffmpeg filter: `seconds` of the portrait at 10 fps, 640x480, the face drifting and zooming slowly like a face before a camera. */
 export const faceDrift = (seconds: number) =>
@@ -40,6 +42,8 @@ export const fixtures = {
   png: () => generate('face.png', ['-i', PORTRAIT, '-vf', 'scale=320:320', '-frames:v', '1']),
   /** A still of the talking woman at `seconds` as a JPEG: at the camera at 0.3 s, mid-blink at 0.58, glancing to the picture's left at 1.8 and right at 2.7. */
   womanStill: (seconds: number) => generate(`woman-${seconds}.jpg`, ['-ss', String(seconds), '-i', TALKING_WOMAN, '-frames:v', '1', '-q:v', '2']),
+  /** A still of the talking man at `seconds` as a JPEG (at the camera, his mouth closed at 2 s). */
+  manStill: (seconds: number) => generate(`man-${seconds}.jpg`, ['-ss', String(seconds), '-i', TALKING_MAN, '-frames:v', '1', '-q:v', '2']),
   /** 640x480 JPEG test card: a picture with no face. */
   noFaceJpeg: () => generate('no-face.jpg', ['-f', 'lavfi', '-i', 'testsrc=size=640x480', '-frames:v', '1']),
   /**

@@ -379,7 +379,9 @@ function pasteChroma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacit
       if (alpha <= 0.002) continue;
       const faceX = (px - cx) / scale;
       const faceY = (py - cy) / scale;
-      const cast = castShare(transfer, lerpAt(person.y, from, pw, tx, ty), faceX, faceY);
+      let cast = castShare(transfer, lerpAt(person.y, from, pw, tx, ty), faceX, faceY);
+      // A beard's hair takes none of the actor's skin tone (the photo's own colour, person-face.ts).
+      if (person.bearded) cast *= 1 - lerpAt(person.beardHair, from, pw, tx, ty);
       let u = lerpAt(person.u, from, pw, tx, ty) + cast * evaluate(shiftU, faceX, faceY);
       let v = lerpAt(person.v, from, pw, tx, ty) + cast * evaluate(shiftV, faceX, faceY);
       if (lipTint) {

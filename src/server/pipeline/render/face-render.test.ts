@@ -10,7 +10,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GAZE_ASIDE, isEyesClosed } from '../../../shared/face-analysis';
 import { ffmpegBinary, ffprobeBinary, runProcess } from '../../media/ffmpeg';
-import { PORTRAIT } from '../../testing/media-fixtures';
+import { beardedMan } from '../../testing/bearded-face';
+import { PORTRAIT, TALKING_MAN } from '../../testing/media-fixtures';
 import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, lumaAt, mouthOpening } from '../face-engine';
 import { actorTrackFile } from './actor-track';
 import { eyeGaze } from './eye-blink';
@@ -379,6 +380,54 @@ describe('renderFace', () => {
     // 0.3, sepia 1.9 (the sepia photo taken for one in colour); now 4.1 and 5.8.
     expect(actor).toBeGreaterThan(4);
     expect(output, `lips over skin: ${output.toFixed(2)}, the actor's ${actor.toFixed(2)}`).toBeGreaterThan(0.4 * actor);
+  }, 120_000);
+
+  it('keeps a bearded person’s beard on the actor’s chin, dark and in its own colour', async ({ annotate }) => {
+    // A beard of the talking man's own hair on his photo (testing/bearded-face.ts), on his clean-shaven first 2 s.
+    const photo = path.join(scratch, 'bearded.png');
+    await sharp(await beardedMan(engine)).toFile(photo);
+    const talking = path.join(scratch, 'man-2s.mp4');
+    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-i', TALKING_MAN, '-t', '2', '-an', '-c:v', 'copy', talking], { timeout: 30_000 });
+    const rendered = path.join(scratch, 'bearded-out.mp4');
+    await renderFace({ template: talking, personFace: photo, output: rendered, engine });
+    /** Y, U − 128 and V − 128 (Y′CbCr, BT.601) over 5×5 patches at mesh points. */
+    const colourAt = (frame: Frame, points: number[][], indices: number[]) => {
+      let [luma, blue, red] = [0, 0, 0];
+      for (const [x, y] of pick(points, indices)) {
+        for (let dy = -2; dy <= 2; dy++) {
+          for (let dx = -2; dx <= 2; dx++) {
+            const at = ((Math.round(y) + dy) * frame.width + Math.round(x) + dx) * 3;
+            const [r, g, b] = [frame.data[at]!, frame.data[at + 1]!, frame.data[at + 2]!];
+            luma += 16 + 0.257 * r + 0.504 * g + 0.098 * b;
+            blue += -0.148 * r - 0.291 * g + 0.439 * b;
+            red += 0.439 * r - 0.368 * g - 0.071 * b;
+          }
+        }
+      }
+      return [luma, blue, red].map((sum) => sum / (25 * indices.length));
+    };
+    const CHIN_MIDDLE = [200, 199];
+    const CHEEKS = [50, 280];
+    const figures = async (frame: Frame) => {
+      const face = largest(await engine.detect(frame, { mesh: true }));
+      if (!face) return undefined;
+      const points = face.landmarks!;
+      const [chin, cheeks] = [colourAt(frame, points, CHIN_MIDDLE), colourAt(frame, points, CHEEKS)];
+      return { darkness: (chin[0]! - 16) / (cheeks[0]! - 16), u: chin[1]!, v: chin[2]! };
+    };
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const inVideo = async (file: string) => {
+      const measured = (await Promise.all((await sampledFrames(file, { every: 15, width: 480, height: 480 })).map(figures))).filter((found) => found !== undefined);
+      expect(measured.length).toBeGreaterThan(3);
+      return { darkness: mean(measured.map((m) => m.darkness)), u: mean(measured.map((m) => m.u)), v: mean(measured.map((m) => m.v)) };
+    };
+    const [video, actor, own] = [await inVideo(rendered), await inVideo(talking), (await figures(await picture(photo)))!];
+    const described = (m: { darkness: number; u: number; v: number }) => `${m.darkness.toFixed(2)} of the cheeks' brightness, U ${m.u.toFixed(1)}, V ${m.v.toFixed(1)}`;
+    annotate(`the chin's middle: in the video ${described(video)}; in the photo ${described(own)}; the actor's ${described(actor)}`);
+    // Dark as a beard is, where the actor's chin is as bright as his cheeks; its colour the beard's, not his skin's.
+    expect(video.darkness).toBeLessThan(0.6);
+    expect(actor.darkness).toBeGreaterThan(0.9);
+    expect(Math.hypot(video.u - own.u, video.v - own.v)).toBeLessThan(0.25 * Math.hypot(actor.u - own.u, actor.v - own.v));
   }, 120_000);
 
   it('uses the person’s own images by what the actor’s mouth does: their grin when the actor grins', async () => {

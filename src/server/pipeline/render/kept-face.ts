@@ -36,6 +36,7 @@ const PLANES = [
   ['mask', Float32Array],
   ['mouthArea', Float32Array],
   ['eyeArea', Float32Array],
+  ['beardHair', Float32Array],
   ['core', Uint8Array],
   ['skin', Uint8Array],
 ] as const;

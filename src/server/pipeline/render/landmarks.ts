@@ -43,6 +43,10 @@ export const LOWER_LIP_CENTRE = 14;
 export const LOWER_LIP_OUTER = 17;
 export const CHIN = 152;
 export const NOSE_TIP = 1;
+/** The nose's wings, left and right. */
+export const NOSE_WINGS = [98, 327] as const;
+/** Each lower lid's middle, left and right eye. */
+export const LOWER_LIDS = [145, 374] as const;
 /** The top of the nose between the eyes. */
 export const BETWEEN_EYES = 168;
 export const FOREHEAD = 10;

@@ -8,7 +8,7 @@ import { type FaceEngine, boxOverlap } from '../face-engine';
 import { eyeGaze, eyeOpening, irisPositions } from './eye-blink';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
-import { EYE_CONTOURS, FACE_OVAL, OUTER_LIPS, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, EYES_WITH_BROWS, grownHull, pick } from './landmarks';
+import { CHIN, EYE_CONTOURS, FACE_OVAL, LOWER_LIDS, LOWER_LIP_OUTER, MOUTH_CORNERS, NOSE_TIP, NOSE_WINGS, OUTER_LIPS, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, EYES_WITH_BROWS, grownHull, pick } from './landmarks';
 import { loadMeshModel, meshFittedUpright } from './mesh-model';
 import { jawOpenedToPicture } from './mouth-motion';
 import { boxBlur, fillPolygon, lipsMask } from './planes';
@@ -60,6 +60,13 @@ export interface PersonFace {
    * redder than its skin, and take the actor's lips' colour in the paste (face-paste.ts lipsWithoutColour).
    */
   colourless: boolean;
+  /** Whether the person has a beard (hasBeard): the mask keeps it whole, as the person's own. */
+  bearded: boolean;
+  /**
+   * 0..1 per pixel: a beard's hair (all 0 without a beard). It keeps the photo's own colour, and the paste
+   * gives it none of the actor's skin tone (face-paste.ts): hair is not skin.
+   */
+  beardHair: Float32Array;
 }
 
 export interface ColourFigures {
@@ -150,6 +157,14 @@ export const PERSON_FACE = {
    * and background each differ in colour at the same brightness (decision 014, fortieth part).
    */
   oneToneWithin: 4,
+  /**
+   * hasBeard: the chin's middle is under this share of the cheek's brightness. Measured on 11 photos of 7
+   * bearded men (face-api.js's and face_recognition's examples): full dark beards and a goatee 0.19-0.47,
+   * short or light beards 0.60-0.84 (not told); 54 beardless faces (face-api's demo photos, both clips'
+   * frames, Human's samples, clean-shaven men; grins, a tongue out, hard shade) 0.60 and over (decision
+   * 014, forty-second part).
+   */
+  beardBelow: 0.5,
 } as const;
 
 export class PersonFaceError extends Error {
@@ -361,6 +376,49 @@ function skinLikeness(
     }
   }
   return likeness;
+}
+
+/**
+ * Whether the person has a beard: the middle of the chin, below the lower lip, far darker than the brighter
+ * cheek under the eyes (PERSON_FACE.beardBelow; medians above video black, on the face turned frontal).
+ * Head hair, a fringe or a strand does not reach there, and a smile's shade stays above it.
+ */
+function hasBeard(y: Float32Array, width: number, height: number, landmarks: number[][]): boolean {
+  const medianIn = ([x0, y0, x1, y1]: number[]) => {
+    const values: number[] = [];
+    for (let row = Math.max(0, Math.round(y0!)); row < Math.min(height, Math.round(y1!)); row++) {
+      for (let x = Math.max(0, Math.round(x0!)); x < Math.min(width, Math.round(x1!)); x++) values.push(y[row * width + x]! - BLACK);
+    }
+    values.sort((a, b) => a - b);
+    return values.length ? values[values.length >> 1]! : 0;
+  };
+  const at = (i: number) => landmarks[i]!;
+  const [left, right] = [at(MOUTH_CORNERS[0])[0]!, at(MOUTH_CORNERS[1])[0]!];
+  const [lip, chin] = [at(LOWER_LIP_OUTER)[1]!, at(CHIN)[1]!];
+  const inset = 0.2 * (right - left);
+  const chinMiddle = medianIn([left + inset, lip + 0.2 * (chin - lip), right - inset, lip + 0.85 * (chin - lip)]);
+  const wings = at(NOSE_WINGS[0])[1]!;
+  const cheek = ([outer, inner]: readonly [number, number], lid: number) => {
+    const [xs, top] = [[at(outer)[0]!, at(inner)[0]!], at(lid)[1]!];
+    return medianIn([Math.min(...xs), top + 0.3 * (wings - top), Math.max(...xs), top + 0.8 * (wings - top)]);
+  };
+  const skin = Math.max(cheek(LEFT_EYE_CORNERS, LOWER_LIDS[0]), cheek(RIGHT_EYE_CORNERS, LOWER_LIDS[1]));
+  return chinMiddle < PERSON_FACE.beardBelow * skin;
+}
+
+/**
+ * 0..1: where a beard grows, the face below the nose's tip (feathered over PERSON_FACE.feather): the mask
+ * keeps it whole, the mirror fill leaves it, and the lighting is fitted without it.
+ */
+function beardArea(width: number, height: number, landmarks: number[][], coordinates: FaceCoordinates): Float32Array {
+  const area = new Float32Array(width * height);
+  const top = landmarks[NOSE_TIP]![1]!;
+  const feather = 0.5 * PERSON_FACE.feather * coordinates.scale;
+  for (let y = 0; y < height; y++) {
+    const t = Math.min(1, Math.max(0, (y - top) / feather + 0.5));
+    if (t > 0) area.fill(t * t * (3 - 2 * t), y * width, (y + 1) * width);
+  }
+  return area;
 }
 
 function fadeOffSkin(
@@ -596,6 +654,9 @@ export async function loadPersonFace(
   // Measured on the face turned frontal, before anything is filled or faded: where its eyes will look in the video.
   const gaze = eyeGaze((x, y) => planes.y[y * width + x]!, width, height, landmarks);
   const irises = irisPositions((x, y) => planes.y[y * width + x]!, width, height, landmarks);
+  const coordinates = faceCoordinates(landmarks);
+  // A beard is the person's own: kept, with its colour, where a fringe or a strand would be faded or filled.
+  const beard = hasBeard(planes.y, width, height, landmarks) ? beardArea(width, height, landmarks, coordinates) : undefined;
   const { mask, box } = faceMask(width, height, landmarks, PERSON_FACE);
   const outline = Float32Array.from(mask);
   const inner = new Float32Array(width * height);
@@ -607,8 +668,8 @@ export async function loadPersonFace(
   const features = featureMask(width, height, landmarks, PERSON_FACE.featureScale);
   // Plain loops over the cut-out's pixels: a typed array's from() with a mapping function took 100 ms each.
   const skin = new Uint8Array(width * height);
-  for (let i = 0; i < skin.length; i++) skin[i] = skinArea[i] === 1 && features[i] === 0 && mask[i]! >= PERSON_FACE.skinMask ? 1 : 0;
-  const coordinates = faceCoordinates(landmarks);
+  for (let i = 0; i < skin.length; i++) skin[i] = skinArea[i] === 1 && features[i] === 0 && mask[i]! >= PERSON_FACE.skinMask && !(beard && beard[i]! >= 0.5) ? 1 : 0;
+  const beardHair = new Float32Array(width * height);
   const samples = skinSamples(planes, width, height, coordinates, (i) => skin[i] === 1);
   const lighting = fitLighting(samples);
   if (lighting) {
@@ -617,6 +678,7 @@ export async function loadPersonFace(
       // and takes nothing from next to one.
       const reach = Math.max(1, Math.round(0.01 * coordinates.scale));
       const likeness = minimumAround(skinLikeness(planes, width, height, features, coordinates, lighting), width, height, reach);
+      if (beard) for (let i = 0; i < likeness.length; i++) likeness[i] = Math.max(likeness[i]!, beard[i]!);
       const bareSkin = minimumAround(skinLikeness(planes, width, height, undefined, coordinates, lighting, true), width, height, reach);
       const mirrored = fillFromMirror(planes, { likeness, bareSkin }, outline, width, height, landmarks, mesh, coordinates, lighting);
       // What was filled is skin now: the hair fade starts again from the outline on the filled face.
@@ -626,8 +688,18 @@ export async function loadPersonFace(
       }
     }
     fadeOffSkin(mask, planes, width, height, features, coordinates, lighting);
-    keepLittleTint(planes, width, height, landmarks, coordinates, lighting, skin);
+    // The beard's hair, not the skin between its hairs or beside a goatee: that is tinted as the rest.
+    if (beard) {
+      const likeness = skinLikeness(planes, width, height, undefined, coordinates, lighting);
+      for (let i = 0; i < beardHair.length; i++) beardHair[i] = beard[i]! * (1 - likeness[i]!);
+      // Smoothed: a thin beard's skin-like gaps, each given the actor's skin tone, mottled it pink.
+      const radius = Math.max(1, Math.round(0.01 * coordinates.scale));
+      boxBlur(beardHair, width, height, radius);
+      boxBlur(beardHair, width, height, radius);
+    }
+    keepLittleTint(planes, width, height, landmarks, coordinates, lighting, skin, beardHair);
   }
+  if (beard) for (let i = 0; i < mask.length; i++) mask[i]! += beard[i]! * (outline[i]! - mask[i]!);
   return {
     width,
     height,
@@ -648,6 +720,8 @@ export async function loadPersonFace(
     gaze,
     irises,
     colourless,
+    bearded: beard !== undefined,
+    beardHair,
   };
 }
 
@@ -665,6 +739,8 @@ function keepLittleTint(
   coordinates: FaceCoordinates,
   lighting: Lighting,
   skin: Uint8Array,
+  /** 0..1: a beard's hair, which keeps the photo's own colour. */
+  beardHair: Float32Array,
 ) {
   // The local tint: bare skin's U and V averaged around each pixel (a normalised blur: only skin counts).
   const radius = Math.max(2, Math.round(PERSON_FACE.localTintRadius * coordinates.scale));
@@ -721,8 +797,11 @@ function keepLittleTint(
       // the face's own shade (down to LIGHT.fullToneAbove of the lit skin) keeps the full tint; the paste
       // replaces the same share of it by the actor's (castShare).
       const bright = toneShare(planes.y[i]!, evaluate(lighting.y, fx, fy));
-      planes.u[i] = NEUTRAL + bright * (u - NEUTRAL) + kept * ownU[i]!;
-      planes.v[i] = NEUTRAL + bright * (v - NEUTRAL) + kept * ownV[i]!;
+      const tintedU = NEUTRAL + bright * (u - NEUTRAL) + kept * ownU[i]!;
+      const tintedV = NEUTRAL + bright * (v - NEUTRAL) + kept * ownV[i]!;
+      // A beard keeps the photo's colour: given the skin's tone by its brightness, a black beard went maroon.
+      planes.u[i] = tintedU + beardHair[i]! * (planes.u[i]! - tintedU);
+      planes.v[i] = tintedV + beardHair[i]! * (planes.v[i]! - tintedV);
     }
   }
 }
