@@ -378,6 +378,11 @@ function skinLikeness(
   return likeness;
 }
 
+/** The middle value (the upper of the two middle ones); 0 for none. Sorts `values` in place. */
+function median(values: number[]): number {
+  return values.sort((a, b) => a - b)[values.length >> 1] ?? 0;
+}
+
 /**
  * Whether the person has a beard: the middle of the chin, below the lower lip, far darker than the brighter
  * cheek under the eyes (PERSON_FACE.beardBelow; medians above video black, on the face turned frontal).
@@ -389,8 +394,7 @@ function hasBeard(y: Float32Array, width: number, height: number, landmarks: num
     for (let row = Math.max(0, Math.round(y0!)); row < Math.min(height, Math.round(y1!)); row++) {
       for (let x = Math.max(0, Math.round(x0!)); x < Math.min(width, Math.round(x1!)); x++) values.push(y[row * width + x]! - BLACK);
     }
-    values.sort((a, b) => a - b);
-    return values.length ? values[values.length >> 1]! : 0;
+    return median(values);
   };
   const at = (i: number) => landmarks[i]!;
   const [left, right] = [at(MOUTH_CORNERS[0])[0]!, at(MOUTH_CORNERS[1])[0]!];
@@ -585,7 +589,6 @@ function toneSpread(planes: { y: Float32Array; u: Float32Array; v: Float32Array 
     bins[bin]!.v.push(planes.v[i]!);
     samples.push(i, bin);
   }
-  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1] ?? 0;
   const tones = bins.map(({ u, v }) => [median(u), median(v)] as const);
   const distances: number[] = [];
   for (let k = 0; k < samples.length; k += 2) {
