@@ -43,7 +43,8 @@
 // picks the quality cases (templates talking-man, talking-woman, portrait-720p25; persons sample1-6 of
 // face-api's demo (their largest face; sample5.2 for the second largest, cut out: cropNthFace; sample2@0.5
 // the photo at half its size: resizedPhoto), woman-clip, woman-blink, woman-glance, bearded-man (the talking man
-// with a beard of his own hair: testing/bearded-face.ts; on talking-woman), or the path of any photo,
+// with a beard of his own hair: testing/bearded-face.ts; on talking-woman), glasses-man (the talking man with
+// dark frames drawn on: testing/glasses-face.ts; on talking-woman), or the path of any photo,
 // as `talking-man:/photos/grandma.jpg`: a real family's photo tried without adding it to the repository; its
 // largest face is the person); RENDER_BENCH_SAMPLES frames per video for identity, spread and confidence (16);
 // RENDER_BENCH_JITTER_FRAMES consecutive frames for the jitter (90); RENDER_BENCH_ROUNDS speed rounds (2);
@@ -58,6 +59,8 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { ffmpegBinary } from '../src/server/media/ffmpeg';
 import { beardedMan } from '../src/server/testing/bearded-face';
+import { withGlasses } from '../src/server/testing/glasses-face';
+import { fixtures } from '../src/server/testing/media-fixtures';
 import { cutNthFace } from '../src/server/testing/demo-faces';
 import { type AnalysedFace, type DetectedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, lumaAt, mouthOpening } from '../src/server/pipeline/face-engine';
 import { eyeGaze, eyeOpening } from '../src/server/pipeline/render/eye-blink';
@@ -410,6 +413,13 @@ async function resizedPhoto(name: string, dir: string): Promise<string> {
 async function beardedPhoto(engine: FaceEngine, dir: string): Promise<string> {
   const file = path.join(dir, 'bearded-man.png');
   await sharp(await beardedMan(engine)).toFile(file);
+  return file;
+}
+
+/** The talking man at 2 s with dark frames drawn on (testing/glasses-face.ts), as a PNG in `dir`. */
+async function glassesPhoto(engine: FaceEngine, dir: string): Promise<string> {
+  const file = path.join(dir, 'glasses-man.png');
+  await sharp(await withGlasses(engine, fixtures.manStill(2))).toFile(file);
   return file;
 }
 
@@ -839,7 +849,7 @@ export async function benchRender() {
     const persons = new Map<string, Person>();
     const personOf = async (name: string) => {
       const ownPhoto = name.includes('/');
-      if (!ownPhoto && !/^sample[1-6](\.[1-9]|@[0-9.]+)?$/.test(name) && !['woman-clip', 'woman-blink', 'woman-glance', 'bearded-man'].includes(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos; sample5.2 is its second largest face; sample2@0.5 the photo at half its size), woman-clip, woman-blink, woman-glance, bearded-man or a photo's path`);
+      if (!ownPhoto && !/^sample[1-6](\.[1-9]|@[0-9.]+)?$/.test(name) && !['woman-clip', 'woman-blink', 'woman-glance', 'bearded-man', 'glasses-man'].includes(name)) throw new Error(`unknown person ${name}: use sample1 … sample6 (face-api's demo photos; sample5.2 is its second largest face; sample2@0.5 the photo at half its size), woman-clip, woman-blink, woman-glance, bearded-man, glasses-man or a photo's path`);
       if (!persons.has(name)) {
         // Named by its file (the review sheet's name), without folders or extension.
         if (ownPhoto) persons.set(name, await loadPerson(engine, faceApi, path.parse(name).name.replace(/[^\w.-]/g, '_'), path.resolve(name)));
@@ -848,6 +858,7 @@ export async function benchRender() {
         else if (name === 'woman-blink') persons.set(name, await loadBlinkPerson(engine, faceApi, dir, await personOf('woman-clip')));
         else if (name === 'woman-glance') persons.set(name, await loadGlancePerson(engine, faceApi, dir, await personOf('woman-clip')));
         else if (name === 'bearded-man') persons.set(name, await loadPerson(engine, faceApi, name, await beardedPhoto(engine, dir)));
+        else if (name === 'glasses-man') persons.set(name, await loadPerson(engine, faceApi, name, await glassesPhoto(engine, dir)));
         else if (name.includes('.')) persons.set(name, await loadPerson(engine, faceApi, name, await cropNthFace(engine, name, dir)));
         else persons.set(name, await loadPerson(engine, faceApi, name));
       }

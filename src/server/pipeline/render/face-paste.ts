@@ -325,7 +325,7 @@ function pasteLuma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacity,
       // parted lips are closed, the line where they meet is shaded (MOUTH.seamDark).
       let alpha = lerpAt(mask, from, pw, tx, ty) * opacity;
       if (area) alpha *= lerpAt(area, from, pw, tx, ty);
-      if (blink && inBox(blink.bounds, x + 0.5, y + 0.5)) alpha *= 1 - blink.keepActor(x + 0.5, y + 0.5);
+      if (blink && inBox(blink.bounds, x + 0.5, y + 0.5)) alpha *= 1 - blink.keepActor(x + 0.5, y + 0.5) * keptThroughBlink(person, from, pw, tx, ty);
       if (alpha <= 0.002) continue;
       let value = transferLuma(transfer, lerpAt(person.y, from, pw, tx, ty), (px - cx) / scale, (py - cy) / scale);
       if (inside > 0) value += (interior!.y(source) - value) * inside;
@@ -333,6 +333,11 @@ function pasteLuma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacity,
       frame.y[at] = frame.y[at]! + alpha * (value - frame.y[at]!);
     }
   }
+}
+
+/** How far a blinking actor's eye may show at a person's pixel: not through glasses' frames, which stay the person's. */
+function keptThroughBlink(person: PersonFace, from: number, pw: number, tx: number, ty: number): number {
+  return person.glasses ? 1 - lerpAt(person.glassesFrames, from, pw, tx, ty) : 1;
 }
 
 /** The person's chroma (with the actor's light's tint) over the frame's, under the mask. */
@@ -375,7 +380,7 @@ function pasteChroma({ frame, person, transfer, toPerson, x0, y0, x1, y1, opacit
       const from = iy * pw + ix;
       let alpha = lerpAt(mask, from, pw, tx, ty) * opacity;
       if (area) alpha *= lerpAt(area, from, pw, tx, ty);
-      if (blink && inBox(blink.bounds, 2 * chromaX + 1, centreY)) alpha *= 1 - blink.keepActor(2 * chromaX + 1, centreY);
+      if (blink && inBox(blink.bounds, 2 * chromaX + 1, centreY)) alpha *= 1 - blink.keepActor(2 * chromaX + 1, centreY) * keptThroughBlink(person, from, pw, tx, ty);
       if (alpha <= 0.002) continue;
       const faceX = (px - cx) / scale;
       const faceY = (py - cy) / scale;

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GAZE_ASIDE, isEyesClosed } from '../../../shared/face-analysis';
 import { ffmpegBinary, ffprobeBinary, runProcess } from '../../media/ffmpeg';
 import { beardedMan } from '../../testing/bearded-face';
-import { PORTRAIT, TALKING_MAN } from '../../testing/media-fixtures';
+import { withGlasses } from '../../testing/glasses-face';
+import { PORTRAIT, TALKING_MAN, fixtures } from '../../testing/media-fixtures';
 import { type AnalysedFace, type FaceEngine, type Frame, cosineSimilarity, createHumanFaceEngine, lumaAt, mouthOpening } from '../face-engine';
 import { actorTrackFile } from './actor-track';
 import { eyeGaze } from './eye-blink';
@@ -33,6 +34,23 @@ const FRAMES = 25;
 const EVERY = 4;
 
 const largest = <F extends { box: AnalysedFace['box'] }>(faces: F[]) => [...faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0];
+
+/** Y, U − 128 and V − 128 (Y′CbCr, BT.601) over 5×5 patches at `points` of an RGB frame. */
+function colourAt(frame: Frame, points: number[][]): number[] {
+  let [luma, blue, red] = [0, 0, 0];
+  for (const [x, y] of points) {
+    for (let dy = -2; dy <= 2; dy++) {
+      for (let dx = -2; dx <= 2; dx++) {
+        const at = ((Math.round(y!) + dy) * frame.width + Math.round(x!) + dx) * 3;
+        const [r, g, b] = [frame.data[at]!, frame.data[at + 1]!, frame.data[at + 2]!];
+        luma += 16 + 0.257 * r + 0.504 * g + 0.098 * b;
+        blue += -0.148 * r - 0.291 * g + 0.439 * b;
+        red += 0.439 * r - 0.368 * g - 0.071 * b;
+      }
+    }
+  }
+  return [luma, blue, red].map((sum) => sum / (25 * points.length));
+}
 
 async function picture(file: string): Promise<Frame> {
   const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -390,29 +408,13 @@ describe('renderFace', () => {
     await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-i', TALKING_MAN, '-t', '2', '-an', '-c:v', 'copy', talking], { timeout: 30_000 });
     const rendered = path.join(scratch, 'bearded-out.mp4');
     await renderFace({ template: talking, personFace: photo, output: rendered, engine });
-    /** Y, U − 128 and V − 128 (Y′CbCr, BT.601) over 5×5 patches at mesh points. */
-    const colourAt = (frame: Frame, points: number[][], indices: number[]) => {
-      let [luma, blue, red] = [0, 0, 0];
-      for (const [x, y] of pick(points, indices)) {
-        for (let dy = -2; dy <= 2; dy++) {
-          for (let dx = -2; dx <= 2; dx++) {
-            const at = ((Math.round(y) + dy) * frame.width + Math.round(x) + dx) * 3;
-            const [r, g, b] = [frame.data[at]!, frame.data[at + 1]!, frame.data[at + 2]!];
-            luma += 16 + 0.257 * r + 0.504 * g + 0.098 * b;
-            blue += -0.148 * r - 0.291 * g + 0.439 * b;
-            red += 0.439 * r - 0.368 * g - 0.071 * b;
-          }
-        }
-      }
-      return [luma, blue, red].map((sum) => sum / (25 * indices.length));
-    };
     const CHIN_MIDDLE = [200, 199];
     const CHEEKS = [50, 280];
     const figures = async (frame: Frame) => {
       const face = largest(await engine.detect(frame, { mesh: true }));
       if (!face) return undefined;
       const points = face.landmarks!;
-      const [chin, cheeks] = [colourAt(frame, points, CHIN_MIDDLE), colourAt(frame, points, CHEEKS)];
+      const [chin, cheeks] = [colourAt(frame, pick(points, CHIN_MIDDLE)), colourAt(frame, pick(points, CHEEKS))];
       return { darkness: (chin[0]! - 16) / (cheeks[0]! - 16), u: chin[1]!, v: chin[2]! };
     };
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -428,6 +430,46 @@ describe('renderFace', () => {
     expect(video.darkness).toBeLessThan(0.6);
     expect(actor.darkness).toBeGreaterThan(0.9);
     expect(Math.hypot(video.u - own.u, video.v - own.v)).toBeLessThan(0.25 * Math.hypot(actor.u - own.u, actor.v - own.v));
+  }, 120_000);
+
+  it('keeps a person’s glasses whole on the actor, their arms out to the temples', async ({ annotate }) => {
+    // Dark frames drawn on the talking man's photo (testing/glasses-face.ts), on his own first 2 s without them.
+    const photo = path.join(scratch, 'glasses.png');
+    await sharp(await withGlasses(engine, fixtures.manStill(2))).toFile(photo);
+    const talking = path.join(scratch, 'man-2s.mp4');
+    await runProcess(ffmpegBinary(), ['-v', 'error', '-y', '-i', TALKING_MAN, '-t', '2', '-an', '-c:v', 'copy', talking], { timeout: 30_000 });
+    const rendered = path.join(scratch, 'glasses-out.mp4');
+    await renderFace({ template: talking, personFace: photo, output: rendered, engine });
+    // Where testing/glasses-face.ts draws the bridge and each arm, by the frame's own mesh: between the eyes
+    // and 1.1 eye widths out from each eye's centre, the darkest of the places from the eye line to 0.45 eye
+    // widths above it (a frame is a thin line; the actor's skin there is bare, below his brows).
+    const darkness = async (frame: Frame) => {
+      const face = largest(await engine.detect(frame, { mesh: true }));
+      if (!face) return undefined;
+      const points = face.landmarks!;
+      const [left, right] = [[33, 133], [362, 263]].map(([a, b]) => [(points[a!]![0]! + points[b!]![0]!) / 2, (points[a!]![1]! + points[b!]![1]!) / 2] as const);
+      const eyeWidth = Math.hypot(points[133]![0]! - points[33]![0]!, points[133]![1]! - points[33]![1]!);
+      const [ux, uy] = [(right![0] - left![0]) / Math.hypot(right![0] - left![0], right![1] - left![1]), (right![1] - left![1]) / Math.hypot(right![0] - left![0], right![1] - left![1])];
+      const cheeks = colourAt(frame, pick(points, [50, 280]))[0]! - 16;
+      const darkest = ([x, y]: readonly [number, number], along: number) => {
+        const ups = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45];
+        return Math.min(...ups.map((up) => (colourAt(frame, [[x + (along * ux + up * uy) * eyeWidth, y + (along * uy - up * ux) * eyeWidth]])[0]! - 16) / cheeks));
+      };
+      const middle = [(left![0] + right![0]) / 2, (left![1] + right![1]) / 2] as const;
+      return { bridge: darkest(middle, 0), arms: Math.max(darkest(left!, -1.1), darkest(right!, 1.1)) };
+    };
+    const inVideo = async (file: string) => {
+      const measured = (await Promise.all((await sampledFrames(file, { every: 15, width: 480, height: 480 })).map(darkness))).filter((found) => found !== undefined);
+      expect(measured.length).toBeGreaterThan(3);
+      return { bridge: Math.max(...measured.map((m) => m.bridge)), arms: Math.max(...measured.map((m) => m.arms)) };
+    };
+    const [video, actor] = [await inVideo(rendered), await inVideo(talking)];
+    annotate(`the frames' darkest, of the cheeks' brightness, on the lightest frame sampled: the bridge ${video.bridge.toFixed(2)} in the video (${actor.bridge.toFixed(2)} the actor's), the arms ${video.arms.toFixed(2)} (${actor.arms.toFixed(2)})`);
+    // Dark on every sampled frame, where the actor's own skin is nearly as bright as his cheeks.
+    expect(actor.bridge).toBeGreaterThan(0.75);
+    expect(actor.arms).toBeGreaterThan(0.75);
+    expect(video.bridge).toBeLessThan(0.45);
+    expect(video.arms).toBeLessThan(0.45);
   }, 120_000);
 
   it('uses the person’s own images by what the actor’s mouth does: their grin when the actor grins', async () => {

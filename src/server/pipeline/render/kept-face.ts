@@ -37,6 +37,7 @@ const PLANES = [
   ['mouthArea', Float32Array],
   ['eyeArea', Float32Array],
   ['beardHair', Float32Array],
+  ['glassesFrames', Float32Array],
   ['core', Uint8Array],
   ['skin', Uint8Array],
 ] as const;

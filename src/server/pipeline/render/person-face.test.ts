@@ -5,15 +5,17 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beardedMan } from '../../testing/bearded-face';
+import { withGlasses } from '../../testing/glasses-face';
 import { PORTRAIT, fixtures } from '../../testing/media-fixtures';
 import { ffmpegBinary, runProcess } from '../../media/ffmpeg';
 import { type FaceEngine, createHumanFaceEngine } from '../face-engine';
 import { isLookingAside } from '../../../shared/face-analysis';
 import { GAZE } from './eye-blink';
-import { FOREHEAD, CHIN } from './landmarks';
+import { BROWS, CHIN, EYE_CONTOURS, FOREHEAD, NOSE_WINGS, grownHull, pick } from './landmarks';
 import { LIGHT, evaluate, toneShare } from './face-light';
 import { meshTopology } from './frontal-face';
-import { type PersonFace, loadPersonFace } from './person-face';
+import { type PersonFace, innerFace, loadPersonFace } from './person-face';
+import { fillPolygon } from './planes';
 
 /** Mesh points on the cheek of the picture's left side (MediaPipe's numbering), away from eye, nose and mouth. */
 const LEFT_CHEEK = [50, 101, 118, 117, 123, 187, 205, 36, 119, 100, 147, 213];
@@ -338,8 +340,42 @@ describe('loadPersonFace', () => {
     expect(found.bearded).toBe(true);
     expect(kept).toBeGreaterThan(0.95);
 
-    // Beardless faces are not taken for bearded: the man himself, and the demo photos (a grin, hard shade, make-up).
-    const beardless = { man: fixtures.manStill(2), sample1: path.join(DEMO, 'sample1.jpg'), sample2: path.join(DEMO, 'sample2.jpg'), sample3: path.join(DEMO, 'sample3.jpg'), sample4: path.join(DEMO, 'sample4.jpg'), sample5: path.join(DEMO, 'sample5.jpg'), sample6: path.join(DEMO, 'sample6.jpg') };
-    for (const [name, file] of Object.entries(beardless)) expect((await loadPersonFace(engine, file, { eyes: false })).bearded, name).toBe(false);
+    expect(found.glasses).toBe(false);
+
+    // Beardless faces are not taken for bearded, nor faces without glasses for glasses: the man himself, the
+    // talking woman, and the demo photos (a grin, hard shade, make-up, a fringe across the eyes).
+    const plain = { man: fixtures.manStill(2), woman: fixtures.womanStill(2), sample1: path.join(DEMO, 'sample1.jpg'), sample2: path.join(DEMO, 'sample2.jpg'), sample3: path.join(DEMO, 'sample3.jpg'), sample4: path.join(DEMO, 'sample4.jpg'), sample5: path.join(DEMO, 'sample5.jpg'), sample6: path.join(DEMO, 'sample6.jpg') };
+    for (const [name, file] of Object.entries(plain)) {
+      const face = await loadPersonFace(engine, file, { eyes: false });
+      expect(face.bearded, name).toBe(false);
+      expect(face.glasses, name).toBe(false);
+    }
+  });
+
+  it('keeps glasses whole, as the person’s own', async ({ annotate }) => {
+    // The talking man with dark frames drawn on (testing/glasses-face.ts).
+    const found = await loadPersonFace(engine, await withGlasses(engine, fixtures.manStill(2)), { eyes: false });
+    const { width, height, landmarks } = found;
+    // The frames: the darkest pixels from the brows' top to the nose's wings, inside the face and off the eyes and brows.
+    const own = new Float32Array(width * height);
+    for (const contour of EYE_CONTOURS) fillPolygon(own, width, height, grownHull(pick(landmarks, contour), 1.5));
+    for (const brow of BROWS) fillPolygon(own, width, height, grownHull(pick(landmarks, brow), 1.3));
+    const inside = innerFace(width, height, landmarks);
+    const top = Math.round(Math.min(...pick(landmarks, [...BROWS[0], ...BROWS[1]]).map(([, y]) => y)));
+    const bottom = Math.round(landmarks[NOSE_WINGS[0]]![1]!);
+    let [count, mask] = [0, 0];
+    for (let y = top; y <= bottom; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = y * width + x;
+        if (own[i] || !inside[i] || found.y[i]! > 50) continue;
+        count++;
+        mask += found.mask[i]!;
+      }
+    }
+    annotate(`glasses ${found.glasses}; ${count} frame pixels, mask ${(mask / count).toFixed(2)}`);
+    expect(found.glasses).toBe(true);
+    expect(count).toBeGreaterThan(500);
+    // Kept whole: not faded where they leave the eyes for the temples (the hair fades took them for strands).
+    expect(mask / count).toBeGreaterThan(0.95);
   });
 });

@@ -6,12 +6,13 @@ import sharp from 'sharp';
 import { isEyesClosed } from '../../../shared/face-analysis';
 import { type FaceEngine, boxOverlap } from '../face-engine';
 import { eyeGaze, eyeOpening, irisPositions } from './eye-blink';
+import { findGlasses } from './glasses';
 import { BLACK, type FaceCoordinates, type Lighting, MIN_SKIN, evaluate, fitLighting, toneShare } from './face-light';
 import { type MeshTopology, forEachPixelIn, frontalise, meshTopology } from './frontal-face';
 import { CHIN, EYE_CONTOURS, FACE_OVAL, LOWER_LIDS, LOWER_LIP_OUTER, MOUTH_CORNERS, NOSE_TIP, NOSE_WINGS, OUTER_LIPS, LEFT_EYE_CORNERS, type Point, RIGHT_EYE_CORNERS, EYES_WITH_BROWS, grownHull, pick } from './landmarks';
 import { loadMeshModel, meshFittedUpright } from './mesh-model';
 import { jawOpenedToPicture } from './mouth-motion';
-import { boxBlur, fillPolygon, lipsMask } from './planes';
+import { boxBlur, fillPolygon, lipsMask, minimumAround } from './planes';
 import { rgbToYuvPlanes, sampleBilinear } from './yuv';
 
 export interface PersonFace {
@@ -67,6 +68,10 @@ export interface PersonFace {
    * gives it none of the actor's skin tone (face-paste.ts): hair is not skin.
    */
   beardHair: Float32Array;
+  /** Whether the person wears glasses (glasses.ts): the mask keeps their frames whole, as the person's own. */
+  glasses: boolean;
+  /** 0..1 per pixel: glasses' frames (all 0 without glasses); a blinking actor's eye does not show through them (face-paste.ts). */
+  glassesFrames: Float32Array;
 }
 
 export interface ColourFigures {
@@ -169,28 +174,6 @@ export const PERSON_FACE = {
 
 export class PersonFaceError extends Error {
   override name = 'PersonFaceError';
-}
-
-/** Each value replaced by the least within `radius` pixels (a square), in place; returns the plane. */
-function minimumAround(plane: Float32Array, width: number, height: number, radius: number): Float32Array {
-  const row = new Float32Array(Math.max(width, height));
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let least = Infinity;
-      for (let k = Math.max(0, x - radius); k <= Math.min(width - 1, x + radius); k++) least = Math.min(least, plane[y * width + k]!);
-      row[x] = least;
-    }
-    plane.set(row.subarray(0, width), y * width);
-  }
-  for (let x = 0; x < width; x++) {
-    for (let y = 0; y < height; y++) {
-      let least = Infinity;
-      for (let k = Math.max(0, y - radius); k <= Math.min(height - 1, y + radius); k++) least = Math.min(least, plane[k * width + x]!);
-      row[y] = least;
-    }
-    for (let y = 0; y < height; y++) plane[y * width + x] = row[y]!;
-  }
-  return plane;
 }
 
 /**
@@ -654,10 +637,12 @@ export async function loadPersonFace(
   const { planes, landmarks, width, height, mesh } = await frontalCut(engine, photo, points);
   // Before anything is filled, faded or tinted: the photo's own colours.
   const colourless = toneSpread(planes) < PERSON_FACE.oneToneWithin;
+  const coordinates = faceCoordinates(landmarks);
+  // Glasses are the person's own too: their frames are kept whole (glasses.ts).
+  const glasses = findGlasses(planes.y, width, height, landmarks, coordinates.scale);
   // Measured on the face turned frontal, before anything is filled or faded: where its eyes will look in the video.
   const gaze = eyeGaze((x, y) => planes.y[y * width + x]!, width, height, landmarks);
   const irises = irisPositions((x, y) => planes.y[y * width + x]!, width, height, landmarks);
-  const coordinates = faceCoordinates(landmarks);
   // A beard is the person's own: kept, with its colour, where a fringe or a strand would be faded or filled.
   const beard = hasBeard(planes.y, width, height, landmarks) ? beardArea(width, height, landmarks, coordinates) : undefined;
   const { mask, box } = faceMask(width, height, landmarks, PERSON_FACE);
@@ -671,7 +656,7 @@ export async function loadPersonFace(
   const features = featureMask(width, height, landmarks, PERSON_FACE.featureScale);
   // Plain loops over the cut-out's pixels: a typed array's from() with a mapping function took 100 ms each.
   const skin = new Uint8Array(width * height);
-  for (let i = 0; i < skin.length; i++) skin[i] = skinArea[i] === 1 && features[i] === 0 && mask[i]! >= PERSON_FACE.skinMask && !(beard && beard[i]! >= 0.5) ? 1 : 0;
+  for (let i = 0; i < skin.length; i++) skin[i] = skinArea[i] === 1 && features[i] === 0 && mask[i]! >= PERSON_FACE.skinMask && !(beard && beard[i]! >= 0.5) && !(glasses && glasses.reach[i]! >= 0.2) ? 1 : 0;
   const beardHair = new Float32Array(width * height);
   const samples = skinSamples(planes, width, height, coordinates, (i) => skin[i] === 1);
   const lighting = fitLighting(samples);
@@ -682,6 +667,7 @@ export async function loadPersonFace(
       const reach = Math.max(1, Math.round(0.01 * coordinates.scale));
       const likeness = minimumAround(skinLikeness(planes, width, height, features, coordinates, lighting), width, height, reach);
       if (beard) for (let i = 0; i < likeness.length; i++) likeness[i] = Math.max(likeness[i]!, beard[i]!);
+      if (glasses) for (let i = 0; i < likeness.length; i++) likeness[i] = Math.max(likeness[i]!, glasses.reach[i]!);
       const bareSkin = minimumAround(skinLikeness(planes, width, height, undefined, coordinates, lighting, true), width, height, reach);
       const mirrored = fillFromMirror(planes, { likeness, bareSkin }, outline, width, height, landmarks, mesh, coordinates, lighting);
       // What was filled is skin now: the hair fade starts again from the outline on the filled face.
@@ -703,6 +689,7 @@ export async function loadPersonFace(
     keepLittleTint(planes, width, height, landmarks, coordinates, lighting, skin, beardHair);
   }
   if (beard) for (let i = 0; i < mask.length; i++) mask[i]! += beard[i]! * (outline[i]! - mask[i]!);
+  if (glasses) for (let i = 0; i < mask.length; i++) mask[i]! += glasses.reach[i]! * (outline[i]! - mask[i]!);
   return {
     width,
     height,
@@ -725,6 +712,8 @@ export async function loadPersonFace(
     colourless,
     bearded: beard !== undefined,
     beardHair,
+    glasses: glasses !== undefined,
+    glassesFrames: glasses?.frames ?? new Float32Array(width * height),
   };
 }
 

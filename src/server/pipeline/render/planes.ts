@@ -1,5 +1,5 @@
 // Operations on a picture's float planes (Y, U, V or a mask, row after row) that the person's preparation
-// and the frontal turn share: a polygon filled, a box blur.
+// and the frontal turn share: a polygon filled, a box blur, the least or greatest around each value.
 import { type Point, lipsAndOpening, rowCrossings } from './landmarks';
 
 /** Fills the polygon (even-odd, pixel centres) into `mask` with 1. */
@@ -59,3 +59,38 @@ export function boxBlur(plane: Float32Array, width: number, height: number, radi
     }
   }
 }
+
+/** Each value replaced by the least (or, `most`, the greatest) within `radius` pixels (a square), in place; returns the plane. */
+function extremeAround(plane: Float32Array, width: number, height: number, radius: number, most: boolean): Float32Array {
+  const sign = most ? -1 : 1;
+  const row = new Float32Array(Math.max(width, height));
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let extreme = Infinity;
+      for (let k = Math.max(0, x - radius); k <= Math.min(width - 1, x + radius); k++) {
+        const value = sign * plane[y * width + k]!;
+        if (value < extreme) extreme = value;
+      }
+      row[x] = sign * extreme;
+    }
+    plane.set(row.subarray(0, width), y * width);
+  }
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height; y++) {
+      let extreme = Infinity;
+      for (let k = Math.max(0, y - radius); k <= Math.min(height - 1, y + radius); k++) {
+        const value = sign * plane[k * width + x]!;
+        if (value < extreme) extreme = value;
+      }
+      row[y] = sign * extreme;
+    }
+    for (let y = 0; y < height; y++) plane[y * width + x] = row[y]!;
+  }
+  return plane;
+}
+
+/** Each value replaced by the least within `radius` pixels (a square), in place; returns the plane. */
+export const minimumAround = (plane: Float32Array, width: number, height: number, radius: number) => extremeAround(plane, width, height, radius, false);
+
+/** Each value replaced by the greatest within `radius` pixels (a square), in place; returns the plane. */
+export const maximumAround = (plane: Float32Array, width: number, height: number, radius: number) => extremeAround(plane, width, height, radius, true);
