@@ -116,6 +116,13 @@ describe('eyeLender', () => {
     // Closed eyes do not lend, however they look.
     expect(eyeLender([image(0.44, 0.213), image(0.1, 0), image(0.4, -0.06)])).toBe(2);
   });
+  it('lends eyes only between images that both show glasses, or both do not', () => {
+    // The anchor's are shut; the middle opening (0.38) would lend, but only one with the anchor's glasses may.
+    const images = [image(0.06), image(0.3), image(0.45), image(0.38)];
+    expect(eyeLender(images.map((each, index) => ({ ...each, glasses: index === 0 || index === 1 })))).toBe(1);
+    expect(eyeLender(images.map((each, index) => ({ ...each, glasses: index === 3 })))).toBe(1);
+    expect(eyeLender(images.map((each, index) => ({ ...each, glasses: index === 0 })))).toBeUndefined();
+  });
   it('lends nothing to eyes that look ahead, or when no other image looks ahead', () => {
     expect(eyeLender([image(0.44, 0.12), image(0.4, 0)])).toBeUndefined();
     expect(eyeLender([image(0.44, -0.2), image(0.4, 0.12), { ...image(0.4), gaze: undefined }])).toBeUndefined();

@@ -122,12 +122,14 @@ export function createFaceChoice(looks: MouthLook[], mouthGain: number): FaceCho
  * when the anchor's eyes are fine or no other image has better ones. Its eyes are pasted over the anchor's,
  * following the actor's as the anchor's would (eye-blink.ts).
  */
-export function eyeLender(images: readonly { eyesShut: boolean; eyeOpening: number | undefined; gaze: number | undefined }[]): number | undefined {
+export function eyeLender(images: readonly { eyesShut: boolean; eyeOpening: number | undefined; gaze: number | undefined; glasses?: boolean }[]): number | undefined {
   const anchor = images[0];
   if (!anchor || !(anchor.eyesShut || isLookingAside(anchor.gaze))) return undefined;
+  // Only an image with glasses lends to one with glasses, and one without to one without: pasted round the
+  // eyes, the other's would cut the anchor's frames or leave pieces of its own (person-face.ts keeps them).
   const open = images
-    .map((image, index) => ({ index, opening: image.eyeOpening ?? 0, gaze: image.gaze, shut: image.eyesShut || image.eyeOpening === undefined }))
-    .filter((image) => image.index > 0 && !image.shut);
+    .map((image, index) => ({ index, opening: image.eyeOpening ?? 0, gaze: image.gaze, shut: image.eyesShut || image.eyeOpening === undefined, glasses: image.glasses ?? false }))
+    .filter((image) => image.index > 0 && !image.shut && image.glasses === (anchor.glasses ?? false));
   const ahead = open.filter((image) => image.gaze !== undefined && Math.abs(image.gaze) < GAZE.aheadBelow);
   const choice = (ahead.length > 0 || !anchor.eyesShut ? ahead : open).sort((a, b) => a.opening - b.opening);
   return choice.length > 0 ? choice[Math.floor((choice.length - 1) / 2)]!.index : undefined;
