@@ -23,7 +23,7 @@ export async function withGlasses(engine: FaceEngine, image: string | Buffer): P
   const angle = (Math.atan2(right.y - left.y, right.x - left.x) * 180) / Math.PI;
   const eyeWidth = (left.width + right.width) / 2;
   const stroke = Math.max(2, 0.16 * eyeWidth);
-  // Each lens: 1.7 eye widths across, 1.1 high, a little below the eye's centre; drawn unrotated about it.
+  // Each lens: 1.7 eye widths across, 1.1 high, a little below the eye's centre, turned with the eye line about it.
   const lens = ({ x, y }: { x: number; y: number }) =>
     `<rect x="${x - 0.85 * eyeWidth}" y="${y - 0.5 * eyeWidth}" width="${1.7 * eyeWidth}" height="${1.1 * eyeWidth}" rx="${0.25 * eyeWidth}" transform="rotate(${angle} ${x} ${y})"/>`;
   const line = ([x1, y1]: number[], [x2, y2]: number[]) => `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"/>`;

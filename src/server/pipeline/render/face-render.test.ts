@@ -18,7 +18,7 @@ import { actorTrackFile } from './actor-track';
 import { eyeGaze } from './eye-blink';
 import { keptFaceFile } from './kept-face';
 import { mouthLook } from './face-choice';
-import { ALIGNMENT_POINTS, BROWS, CHIN, EYE_CONTOURS, FACE_OVAL, FOREHEAD, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, applySimilarity, fitSimilarity, grownHull, insidePolygon, pick } from './landmarks';
+import { ALIGNMENT_POINTS, BROWS, CHIN, EYE_CONTOURS, FACE_OVAL, FOREHEAD, LEFT_EYE_CORNERS, LOWER_INNER_LIP, OUTER_LIPS, UPPER_INNER_LIP, RIGHT_EYE_CORNERS, applySimilarity, fitSimilarity, grownHull, insidePolygon, pick } from './landmarks';
 import { fineDetail } from './face-sharpness';
 import { fillPolygon } from './planes';
 import { loadPersonFace } from './person-face';
@@ -447,9 +447,11 @@ describe('renderFace', () => {
       const face = largest(await engine.detect(frame, { mesh: true }));
       if (!face) return undefined;
       const points = face.landmarks!;
-      const [left, right] = [[33, 133], [362, 263]].map(([a, b]) => [(points[a!]![0]! + points[b!]![0]!) / 2, (points[a!]![1]! + points[b!]![1]!) / 2] as const);
-      const eyeWidth = Math.hypot(points[133]![0]! - points[33]![0]!, points[133]![1]! - points[33]![1]!);
-      const [ux, uy] = [(right![0] - left![0]) / Math.hypot(right![0] - left![0], right![1] - left![1]), (right![1] - left![1]) / Math.hypot(right![0] - left![0], right![1] - left![1])];
+      const [left, right] = [LEFT_EYE_CORNERS, RIGHT_EYE_CORNERS].map(([a, b]) => [(points[a]![0]! + points[b]![0]!) / 2, (points[a]![1]! + points[b]![1]!) / 2] as const);
+      const [outer, inner] = [points[LEFT_EYE_CORNERS[0]]!, points[LEFT_EYE_CORNERS[1]]!];
+      const eyeWidth = Math.hypot(inner[0]! - outer[0]!, inner[1]! - outer[1]!);
+      const apart = Math.hypot(right![0] - left![0], right![1] - left![1]);
+      const [ux, uy] = [(right![0] - left![0]) / apart, (right![1] - left![1]) / apart];
       const cheeks = colourAt(frame, pick(points, [50, 280]))[0]! - 16;
       const darkest = ([x, y]: readonly [number, number], along: number) => {
         const ups = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45];
